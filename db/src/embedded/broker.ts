@@ -1,0 +1,171 @@
+import { createConnection, createServer, type Socket } from "node:net";
+import { rmSync } from "node:fs";
+
+// A tiny query protocol over a unix socket: one JSON object per line. The process holding the PGlite
+// directory runs the server; every other hatloop process sends its SQL here instead of opening the
+// directory itself. PGlite executes one query at a time, so requests from several clients and the
+// owner's own queries never interleave inside a statement.
+
+export type RowMode = "array" | "object";
+export type Execute = (sql: string, params: unknown[], mode: RowMode) => Promise<unknown[]>;
+
+interface Request {
+  id: number;
+  sql: string;
+  params: unknown[];
+  mode: RowMode;
+}
+
+type Response = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string } };
+
+export interface QueryServer {
+  /** Stops serving: new requests are told to go elsewhere, requests already running finish first. */
+  close(): Promise<void>;
+}
+
+/** Code of the reply to a request that arrived while the owner was closing: it did not run. */
+export const OWNER_CLOSING = "HATLOOP_OWNER_CLOSING";
+
+export async function serveQueries(socketPath: string, execute: Execute): Promise<QueryServer> {
+  rmSync(socketPath, { force: true });
+  const sockets = new Set<Socket>();
+  let running = 0;
+  let closing = false;
+  let drained: (() => void) | null = null;
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    // Clients must not keep the owner alive: it exits when its own command is done.
+    socket.unref();
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    readLines(socket, async (line) => {
+      const request = JSON.parse(line) as Request;
+      let response: Response;
+      if (closing) {
+        response = { id: request.id, error: { message: "the database owner is closing", code: OWNER_CLOSING } };
+      } else {
+        running++;
+        try {
+          response = { id: request.id, rows: await execute(request.sql, request.params, request.mode) };
+        } catch (error) {
+          const e = error as { message?: string; code?: string };
+          response = { id: request.id, error: { message: e.message ?? String(error), code: e.code } };
+        } finally {
+          running--;
+          if (running === 0) drained?.();
+        }
+      }
+      if (socket.writable) socket.write(`${JSON.stringify(response)}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => resolve());
+  });
+  server.unref();
+  return {
+    async close() {
+      closing = true;
+      server.close();
+      if (running > 0) await new Promise<void>((resolve) => (drained = resolve));
+      // Let replies and late "closing" answers flush before the sockets go.
+      await new Promise((r) => setTimeout(r, 20));
+      for (const socket of sockets) socket.end();
+      rmSync(socketPath, { force: true });
+    },
+  };
+}
+
+/** Raised when the owner cannot be reached. `sent` tells whether the query may have run. */
+export class OwnerUnreachableError extends Error {
+  constructor(
+    message: string,
+    readonly sent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export class QueryError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export class BrokerClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (rows: unknown[]) => void; reject: (e: Error) => void }>();
+  private closed = false;
+
+  private constructor(private readonly socket: Socket) {
+    readLines(socket, (line) => {
+      const response = JSON.parse(line) as Response;
+      const waiter = this.pending.get(response.id);
+      if (!waiter) return;
+      this.pending.delete(response.id);
+      if ("error" in response && response.error.code === OWNER_CLOSING) waiter.reject(new OwnerUnreachableError(response.error.message, false));
+      else if ("error" in response) waiter.reject(new QueryError(response.error.message, response.error.code));
+      else waiter.resolve(response.rows);
+    });
+    const fail = () => {
+      this.closed = true;
+      for (const waiter of this.pending.values()) waiter.reject(new OwnerUnreachableError("the database owner went away", true));
+      this.pending.clear();
+    };
+    socket.on("close", fail);
+    socket.on("error", fail);
+  }
+
+  static connect(socketPath: string): Promise<BrokerClient> {
+    return new Promise((resolve, reject) => {
+      const socket = createConnection(socketPath);
+      socket.once("connect", () => {
+        socket.setNoDelay(true);
+        socket.unref();
+        resolve(new BrokerClient(socket));
+      });
+      socket.once("error", (error) => reject(new OwnerUnreachableError(error.message, false)));
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  query(sql: string, params: unknown[], mode: RowMode): Promise<unknown[]> {
+    if (this.closed) return Promise.reject(new OwnerUnreachableError("the database owner went away", false));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // Keep the process alive only while a query is in flight.
+      this.socket.ref();
+      this.socket.write(`${JSON.stringify({ id, sql, params, mode } satisfies Request)}\n`);
+    }).finally(() => {
+      if (this.pending.size === 0) this.socket.unref();
+    }) as Promise<unknown[]>;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket.destroy();
+  }
+}
+
+function readLines(socket: Socket, onLine: (line: string) => void | Promise<void>): void {
+  let buffer = "";
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk: string) => {
+    buffer += chunk;
+    let newline = buffer.indexOf("\n");
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (line) void onLine(line);
+      newline = buffer.indexOf("\n");
+    }
+  });
+}

@@ -1,0 +1,88 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+// A lock on a PGlite data directory held by one live process. mkdir is atomic, so exactly one
+// process creates the lock directory; the owner's pid inside it tells the others whether it is still
+// alive. A lock left by a killed process is broken at once (no waiting for a timeout), under a second
+// atomic "breaker" directory so that two processes never break the same lock and then both own it.
+
+export interface LockOwner {
+  pid: number;
+  socket: string;
+  token: string;
+  since: string;
+}
+
+export type Acquired = { kind: "acquired"; release: () => void } | { kind: "held"; owner: LockOwner | null };
+
+export function acquireLock(lockDir: string, owner: LockOwner): Acquired {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      mkdirSync(lockDir);
+    } catch (error) {
+      if (!isCode(error, "EEXIST")) throw error;
+      const current = readOwner(lockDir);
+      if (current && isAlive(current.pid)) return { kind: "held", owner: current };
+      if (!current && ageMs(lockDir) < 2_000) return { kind: "held", owner: null }; // being created right now
+      breakStale(lockDir, current);
+      continue;
+    }
+    const file = join(lockDir, "owner.json");
+    writeFileSync(`${file}.tmp`, JSON.stringify(owner));
+    renameSync(`${file}.tmp`, file);
+    return { kind: "acquired", release: () => releaseIfOwner(lockDir, owner.token) };
+  }
+  return { kind: "held", owner: readOwner(lockDir) };
+}
+
+export function readOwner(lockDir: string): LockOwner | null {
+  try {
+    return JSON.parse(readFileSync(join(lockDir, "owner.json"), "utf8")) as LockOwner;
+  } catch {
+    return null;
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return isCode(error, "EPERM");
+  }
+}
+
+function breakStale(lockDir: string, seen: LockOwner | null): void {
+  const breaker = `${lockDir}.break`;
+  try {
+    mkdirSync(breaker);
+  } catch (error) {
+    if (!isCode(error, "EEXIST")) throw error;
+    // Someone else is breaking it; a breaker left by a crash mid-break is cleared after a while.
+    if (ageMs(breaker) > 10_000) rmSync(breaker, { recursive: true, force: true });
+    return;
+  }
+  try {
+    const now = readOwner(lockDir);
+    const unchanged = now?.token === seen?.token;
+    if (unchanged && (!now || !isAlive(now.pid))) rmSync(lockDir, { recursive: true, force: true });
+  } finally {
+    rmSync(breaker, { recursive: true, force: true });
+  }
+}
+
+function releaseIfOwner(lockDir: string, token: string): void {
+  if (readOwner(lockDir)?.token === token) rmSync(lockDir, { recursive: true, force: true });
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function isCode(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === code;
+}

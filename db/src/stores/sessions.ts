@@ -1,0 +1,117 @@
+import { and, desc, eq, inArray, like, sql } from "drizzle-orm";
+import type { NewSession, SessionPatch, SessionRecord, SessionStore, Usage } from "@hatloop/core";
+import type { Db } from "../db.js";
+import { sessions } from "../schema.js";
+
+type Row = typeof sessions.$inferSelect;
+
+function toRecord(row: Row): SessionRecord {
+  return {
+    id: row.id,
+    task: row.task,
+    title: row.title,
+    repoPath: row.repoPath,
+    worktreePath: row.worktreePath,
+    branch: row.branch,
+    baseCommit: row.baseCommit,
+    headCommit: row.headCommit,
+    inPlace: row.inPlace === 1,
+    hat: row.hat,
+    status: row.status,
+    stopReason: row.stopReason,
+    lastError: row.lastError,
+    model: row.model,
+    iteration: row.iteration,
+    budgets: {
+      maxIterations: row.maxIterations,
+      maxTokens: row.maxTokens,
+      maxCostUsd: row.maxCostUsd,
+      maxRuntimeMs: row.maxRuntimeMs,
+    },
+    usage: {
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      cacheReadTokens: row.cacheReadTokens,
+      cacheWriteTokens: row.cacheWriteTokens,
+    },
+    costUsd: row.costUsd,
+    runtimeMs: row.runtimeMs,
+    contextTokens: row.contextTokens,
+    contextWindow: row.contextWindow,
+    scratchpad: row.scratchpad,
+    config: row.config,
+    gateBaseline: row.gateBaseline ?? null,
+    pid: row.pid,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    heartbeatAt: row.heartbeatAt,
+  };
+}
+
+function toColumns(patch: SessionPatch): Partial<typeof sessions.$inferInsert> {
+  const { budgets, usage, inPlace, ...rest } = patch;
+  return {
+    ...rest,
+    ...(inPlace === undefined ? {} : { inPlace: inPlace ? 1 : 0 }),
+    ...(budgets ?? {}),
+    ...(usage ?? {}),
+  };
+}
+
+export function sessionStore(db: Db): SessionStore {
+  return {
+    async create(session: NewSession) {
+      const [row] = await db
+        .insert(sessions)
+        .values({ ...toColumns(session), id: session.id, task: session.task, repoPath: session.repoPath } as typeof sessions.$inferInsert)
+        .returning();
+      return toRecord(row!);
+    },
+    async get(id) {
+      const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
+      return row ? toRecord(row) : null;
+    },
+    async resolve(idOrPrefix) {
+      const exact = await this.get(idOrPrefix);
+      if (exact) return { session: exact };
+      const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+      const rows = await db.select().from(sessions).where(like(sessions.id, `${escaped}%`)).limit(10);
+      if (rows.length === 0) return null;
+      if (rows.length === 1) return { session: toRecord(rows[0]!) };
+      return { ambiguous: rows.map((r) => r.id) };
+    },
+    async list(options = {}) {
+      const rows = await db
+        .select()
+        .from(sessions)
+        .where(options.status?.length ? inArray(sessions.status, options.status) : undefined)
+        .orderBy(desc(sessions.createdAt), desc(sessions.id))
+        .limit(options.limit ?? 100);
+      return rows.map(toRecord);
+    },
+    async update(id, patch) {
+      await db
+        .update(sessions)
+        .set({ ...toColumns(patch), updatedAt: sql`now()` })
+        .where(eq(sessions.id, id));
+    },
+    async addUsage(id, usage: Usage, costUsd) {
+      await db
+        .update(sessions)
+        .set({
+          inputTokens: sql`${sessions.inputTokens} + ${usage.inputTokens}`,
+          outputTokens: sql`${sessions.outputTokens} + ${usage.outputTokens}`,
+          cacheReadTokens: sql`${sessions.cacheReadTokens} + ${usage.cacheReadTokens}`,
+          cacheWriteTokens: sql`${sessions.cacheWriteTokens} + ${usage.cacheWriteTokens}`,
+          costUsd: sql`${sessions.costUsd} + ${costUsd}`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(sessions.id, id)));
+    },
+    async delete(id) {
+      await db.delete(sessions).where(eq(sessions.id, id));
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { migratePgliteDb, migrationsFolder } from "./migrate.js";
+import { openStore, type DbStore } from "./store.js";
+
+// Isolated databases for tests. PGlite: every store starts from a migrated template dump (0.5 s instead
+// of 2.5 s for initdb). Postgres (HATLOOP_TEST_DATABASE_URL): every store gets a database of its own,
+// dropped on close, so suites can run in parallel and twice in a row.
+
+export type TestDriver = "pglite" | "postgres";
+
+export function testDrivers(env: NodeJS.ProcessEnv = process.env): TestDriver[] {
+  return env.HATLOOP_TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+}
+
+export async function openTestStore(driver: TestDriver = "pglite"): Promise<DbStore> {
+  if (driver === "pglite") return openStore({ url: "memory://", loadDataDir: await pgliteTemplate() });
+  const adminUrl = process.env.HATLOOP_TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("HATLOOP_TEST_DATABASE_URL is not set");
+  const name = `hatloop_t_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } catch (error) {
+    throw new Error(`HATLOOP_TEST_DATABASE_URL is set but Postgres is unusable (${adminUrl}): ${(error as Error).message}`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const store = await openStore({ url: url.toString() });
+  const close = store.close;
+  store.close = async () => {
+    await close();
+    const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await dropper.unsafe(`drop database if exists ${name} with (force)`).finally(() => dropper.end({ timeout: 5 }));
+  };
+  return store;
+}
+
+let template: Promise<Blob> | null = null;
+
+/** A dump of a freshly migrated database, cached on disk per migration set. */
+export function pgliteTemplate(): Promise<Blob> {
+  template ??= (async () => {
+    const hash = createHash("sha256");
+    for (const file of readdirSync(migrationsFolder).sort()) if (file.endsWith(".sql")) hash.update(readFileSync(join(migrationsFolder, file)));
+    const path = join(tmpdir(), `hatloop-template-${hash.digest("hex").slice(0, 16)}.tar`);
+    if (existsSync(path)) return new Blob([readFileSync(path)]);
+    const pg = await PGlite.create();
+    await migratePgliteDb(pg);
+    const dump = await pg.dumpDataDir("none");
+    await pg.close();
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    renameSync(tmp, path); // atomic: concurrent workers never read half a file
+    return dump;
+  })();
+  return template;
+}

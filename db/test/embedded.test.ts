@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore, type DbStore } from "../src/store.js";
+
+const child = new URL("./fixtures/db-child.mjs", import.meta.url).pathname;
+const children: ChildProcess[] = [];
+const stores: DbStore[] = [];
+
+afterEach(async () => {
+  for (const c of children.splice(0)) c.kill("SIGKILL");
+  for (const s of stores.splice(0)) await s.close().catch(() => {});
+});
+
+function freshDir(): string {
+  return join(mkdtempSync(join(tmpdir(), "hatloop-embedded-")), "pglite");
+}
+
+async function open(dir: string): Promise<DbStore> {
+  const store = await openStore({ url: dir });
+  stores.push(store);
+  return store;
+}
+
+/** Starts the child and resolves with it and a reader of its JSON lines. */
+function startChild(args: string[]) {
+  const proc = spawn(process.execPath, [child, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  children.push(proc);
+  const lines: Array<Record<string, unknown>> = [];
+  const waiters: Array<() => void> = [];
+  createInterface({ input: proc.stdout! }).on("line", (line) => {
+    lines.push(JSON.parse(line) as Record<string, unknown>);
+    waiters.splice(0).forEach((w) => w());
+  });
+  const next = async (key: string) => {
+    for (;;) {
+      const found = lines.find((l) => key in l);
+      if (found) return found;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  return { proc, next, exited };
+}
+
+async function seedSession(store: DbStore, id: string) {
+  await store.sessions.create({
+    id,
+    task: "t",
+    title: "t",
+    repoPath: "/r",
+    worktreePath: "/r",
+    branch: "b",
+    baseCommit: "c",
+    inPlace: true,
+    hat: "planner",
+    model: "m",
+    budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
+  });
+}
+
+describe("embedded database shared between processes", () => {
+  it("migrates an empty directory once and reopens it idempotently", async () => {
+    const dir = freshDir();
+    const first = await open(dir);
+    expect(first.database.role()).toBe("owner");
+    await seedSession(first, "s1");
+    await first.close();
+    expect(existsSync(`${dir}.lock`)).toBe(false);
+    const again = await open(dir);
+    expect((await again.sessions.get("s1"))?.id).toBe("s1");
+  });
+
+  it("lets two processes write at once: one holds the directory, the other goes through it", async () => {
+    const dir = freshDir();
+    const seed = await open(dir);
+    await seedSession(seed, "s1");
+    await seed.close();
+    const a = startChild([dir, "s1", "write", "150"]);
+    const b = startChild([dir, "s1", "write", "150"]);
+    const roles = [(await a.next("ready")).role, (await b.next("ready")).role].sort();
+    expect(roles).toEqual(["client", "owner"]);
+    a.proc.stdin!.write("go\n");
+    b.proc.stdin!.write("go\n");
+    await Promise.all([a.next("done"), b.next("done")]);
+    a.proc.stdin!.write("exit\n");
+    b.proc.stdin!.write("exit\n");
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
+    const after = await open(dir);
+    const events = await after.events.after("s1", 0, 1000);
+    expect(events).toHaveLength(300);
+    const byPid = new Map<number, number[]>();
+    for (const e of events) {
+      const p = e.payload as { pid: number; i: number };
+      byPid.set(p.pid, [...(byPid.get(p.pid) ?? []), p.i]);
+    }
+    for (const seq of byPid.values()) expect(seq).toEqual(Array.from({ length: 150 }, (_, i) => i));
+  });
+
+  it("keeps a client working after the holder exits: it takes over the directory", async () => {
+    const dir = freshDir();
+    const holder = startChild([dir, "s1", "hold"]);
+    expect((await holder.next("ready")).role).toBe("owner");
+    const client = await open(dir);
+    expect(client.database.role()).toBe("client");
+    await seedSession(client, "s1");
+    holder.proc.stdin!.write("exit\n");
+    expect(await holder.exited).toBe(0);
+    await client.events.append("s1", [{ iteration: 1, type: "after.handover", payload: {} }]);
+    expect(client.database.role()).toBe("owner");
+    expect((await client.events.tail("s1", 1))[0]?.type).toBe("after.handover");
+  });
+
+  it("breaks the lock of a holder killed with SIGKILL at once and keeps its data", async () => {
+    const dir = freshDir();
+    const holder = startChild([dir, "s1", "hold"]);
+    expect((await holder.next("ready")).role).toBe("owner");
+    const client = await open(dir);
+    await seedSession(client, "s1");
+    await client.close();
+    const owner = JSON.parse(readFileSync(join(`${dir}.lock`, "owner.json"), "utf8")) as { pid: number };
+    expect(owner.pid).toBe(holder.proc.pid);
+    holder.proc.kill("SIGKILL");
+    await holder.exited;
+    const started = Date.now();
+    const next = await open(dir);
+    expect(next.database.role()).toBe("owner");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await next.sessions.get("s1"))?.id).toBe("s1");
+  });
+});

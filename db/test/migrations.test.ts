@@ -1,0 +1,55 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { migrationsFolder } from "../src/migrate.js";
+import { openDb, type Database } from "../src/open.js";
+
+const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+const TABLES = ["checklist_items", "checkpoints", "events", "memories", "messages", "sessions"];
+
+async function tablesAndMigrations(database: Database) {
+  const tables = (await database.db.execute(
+    "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
+  )) as unknown as Array<{ table_name: string }>;
+  const applied = (await database.db.execute("select hash from drizzle.__drizzle_migrations")) as unknown as unknown[];
+  return { tables: [...tables].map((t) => t.table_name), applied: [...applied].length };
+}
+
+describe("migrations from an empty database", () => {
+  it("pglite: applies every migration once, and again is a no-op", async () => {
+    const database = await openDb({ url: "memory://" });
+    try {
+      expect(await tablesAndMigrations(database)).toEqual({ tables: TABLES, applied: journal.entries.length });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it.runIf(process.env.HATLOOP_TEST_DATABASE_URL)("postgres: applies every migration once, and again is a no-op", async () => {
+    const adminUrl = process.env.HATLOOP_TEST_DATABASE_URL!;
+    const name = `hatloop_m_${randomBytes(4).toString("hex")}`;
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    try {
+      for (let round = 0; round < 2; round++) {
+        const database = await openDb({ url: url.toString() });
+        try {
+          expect(await tablesAndMigrations(database)).toEqual({ tables: TABLES, applied: journal.entries.length });
+        } finally {
+          await database.close();
+        }
+      }
+    } finally {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+
+  it("names an unreachable Postgres in one line, password hidden", async () => {
+    await expect(openDb({ url: "postgres://u:secret@127.0.0.1:1/x" })).rejects.toThrow(/^cannot use the database at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x: /);
+  });
+});

@@ -1,0 +1,74 @@
+// Messages in the Anthropic Messages API shape. Defined here, structurally, so that `context` and
+// `core` stay free of the SDK; the SDK's MessageParam accepts these values as they are.
+
+export interface TextBlock {
+  type: "text";
+  text: string;
+  cache_control?: CacheControl;
+}
+
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+  cache_control?: CacheControl;
+}
+
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string | Array<TextBlock | ImageBlock>;
+  is_error?: boolean;
+  cache_control?: CacheControl;
+}
+
+export interface ImageBlock {
+  type: "image";
+  source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string };
+  cache_control?: CacheControl;
+}
+
+export interface ThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature: string;
+}
+
+export interface CacheControl {
+  type: "ephemeral";
+  ttl?: "5m" | "1h";
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ImageBlock | ThinkingBlock;
+
+export interface Message {
+  role: "user" | "assistant";
+  content: string | ContentBlock[];
+}
+
+export function blocksOf(message: Message): ContentBlock[] {
+  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+}
+
+export function toolUses(message: Message): ToolUseBlock[] {
+  return blocksOf(message).filter((b): b is ToolUseBlock => b.type === "tool_use");
+}
+
+export function toolResults(message: Message): ToolResultBlock[] {
+  return blocksOf(message).filter((b): b is ToolResultBlock => b.type === "tool_result");
+}
+
+/** The plain text of a message: text blocks only (no tool inputs or results). */
+export function textOf(message: Message): string {
+  return blocksOf(message)
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
+}
+
+/** The text inside a tool result, whatever its shape. */
+export function toolResultText(block: ToolResultBlock): string {
+  if (typeof block.content === "string") return block.content;
+  return block.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+}
