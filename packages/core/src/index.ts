@@ -1,1 +1,2 @@
 export type * from "./store/port.js";
+export * from "./config.js";
