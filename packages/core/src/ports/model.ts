@@ -1,0 +1,71 @@
+import type { Message, ToolUseBlock } from "@hatloop/context";
+import type { Usage } from "../store/port.js";
+
+// The model port: one streamed response per call. Implemented by @hatloop/model (the Anthropic
+// client over the official SDK, and the scripted model). Transient failures (429/500/529, overload,
+// a stream cut mid-way) are retried inside the implementation, which reports each wait as a
+// `retry` event; what reaches the loop is either a whole response or a ModelError.
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the input object. */
+  inputSchema: { type: "object"; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+}
+
+export interface ModelRequest {
+  model: string;
+  /** System prompt parts, in order. Stable parts first: the client puts a cache breakpoint after the last one. */
+  system: string[];
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
+export type StopReason =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "stop_sequence"
+  | "pause_turn"
+  | "refusal"
+  | "model_context_window_exceeded";
+
+export type ModelStreamEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "tool_use_start"; id: string; name: string }
+  /** The attempt failed and will be retried after waitMs; text streamed so far is void. */
+  | { type: "retry"; attempt: number; waitMs: number; status: number | null; reason: string };
+
+export interface ModelResponse {
+  /** The assistant message: text and tool_use blocks, tool inputs parsed (empty input is {}). */
+  message: Message & { role: "assistant" };
+  stopReason: StopReason;
+  usage: Usage;
+  costUsd: number;
+  model: string;
+}
+
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, if the failure came from the API. */
+    readonly status: number | null,
+    /** Aborted by the caller (Ctrl-C, stop): not a failure of the model. */
+    readonly aborted = false,
+  ) {
+    super(message);
+  }
+}
+
+export interface ModelPort {
+  complete(request: ModelRequest, onEvent?: (event: ModelStreamEvent) => void): Promise<ModelResponse>;
+  /** Exact input tokens of a request, when the provider can count them (used for calibration). */
+  countTokens?(request: Omit<ModelRequest, "maxTokens">): Promise<number>;
+}
+
+export function toolUseBlocks(response: ModelResponse): ToolUseBlock[] {
+  const content = response.message.content;
+  return typeof content === "string" ? [] : content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+}

@@ -1,0 +1,65 @@
+import type { ToolSpec } from "./model.js";
+
+// The tool port. @hatloop/tools implements the agent's tools (files, search, shell, git, quality
+// gates, recall); the loop's executor decides which hat may call which tool, caps result sizes and
+// detects repetition, so those rules hold for every tool in one place.
+
+export interface ToolResult {
+  /** Text for the model. */
+  content: string;
+  isError: boolean;
+  /** Facts for the loop and the UI, never shown to the model. */
+  meta?: ToolResultMeta;
+}
+
+export interface ToolResultMeta {
+  /** Files written or edited, relative to the worktree. */
+  changedFiles?: string[];
+  /** Set by task_complete: the quality gates passed (the loop still checks the checklist). */
+  completion?: { passed: boolean; report: GateReport };
+  /** Exit code of run_command. */
+  exitCode?: number | null;
+  [key: string]: unknown;
+}
+
+export interface GateCheck {
+  name: "test" | "lint" | "build";
+  command: string;
+  exitCode: number | null;
+  passed: boolean;
+  /** Passed, or failed in the same way before the session started (pre-existing failure). */
+  acceptable: boolean;
+  timedOut: boolean;
+  durationMs: number;
+  /** Failure lines that were not in the baseline. */
+  newFailures: string[];
+  output: string;
+}
+
+export interface GateReport {
+  passed: boolean;
+  checks: GateCheck[];
+}
+
+/** Services the loop lends to tools. */
+export interface ToolServices {
+  /** Full-text search over this session's stored messages that are no longer in the live context. */
+  recall(query: string, limit: number): Promise<Array<{ seq: number; iteration: number; role: string; text: string }>>;
+  /** Runs the quality gates against the session's baseline. */
+  runGates(): Promise<GateReport>;
+}
+
+export interface ToolContext {
+  /** Absolute, real path of the task's worktree; every path argument must stay inside it. */
+  worktree: string;
+  sessionId: string;
+  iteration: number;
+  hat: string;
+  signal: AbortSignal;
+  services: ToolServices;
+}
+
+export interface Tool {
+  spec: ToolSpec;
+  run(input: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
+}
