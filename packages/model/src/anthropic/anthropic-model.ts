@@ -1,0 +1,99 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
+import type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent } from "@hatloop/core";
+import { costOf } from "../pricing.js";
+import { abortedError, DEFAULT_RETRY_OPTIONS, type RetryOptions, withRetries } from "../retry/with-retries.js";
+import { toApiFailure } from "./classify-error.js";
+import { toCountParams, toCreateParams } from "./request-params.js";
+import { ResponseAccumulator } from "./response-accumulator.js";
+
+export interface AnthropicModelOptions {
+  /** Defaults to ANTHROPIC_API_KEY (then the SDK's other credential sources). */
+  apiKey?: string;
+  /** Defaults to ANTHROPIC_BASE_URL, then https://api.anthropic.com. */
+  baseURL?: string;
+  /** Per-attempt timeout; the SDK default (10 minutes) otherwise. */
+  timeoutMs?: number;
+  defaultHeaders?: Record<string, string>;
+  retry?: Partial<RetryOptions>;
+}
+
+/** ModelPort over the official SDK: streaming, tool use, prompt caching, cost, and its own retries. */
+export class AnthropicModel implements ModelPort {
+  private readonly client: Anthropic;
+  private readonly retry: RetryOptions;
+
+  constructor(options: AnthropicModelOptions = {}) {
+    // maxRetries 0: the SDK would otherwise retry silently; ours reports every wait as an event.
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      timeout: options.timeoutMs,
+      defaultHeaders: options.defaultHeaders,
+      maxRetries: 0,
+    });
+    this.retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
+  }
+
+  complete(request: ModelRequest, onEvent?: (event: ModelStreamEvent) => void): Promise<ModelResponse> {
+    const params = toCreateParams(request);
+    return withRetries(() => this.attempt(params, request, onEvent), this.retry, request.signal, onEvent);
+  }
+
+  async countTokens(request: Omit<ModelRequest, "maxTokens">): Promise<number> {
+    const params = toCountParams(request);
+    return withRetries(
+      async () => {
+        try {
+          const counted = await this.client.messages.countTokens(params, { signal: request.signal });
+          return counted.input_tokens;
+        } catch (error) {
+          throw toApiFailure(error, "request");
+        }
+      },
+      this.retry,
+      request.signal,
+    );
+  }
+
+  /** One attempt: a fresh accumulator, so nothing from a failed attempt reaches the final message. */
+  private async attempt(
+    params: MessageCreateParamsStreaming,
+    request: ModelRequest,
+    onEvent: ((event: ModelStreamEvent) => void) | undefined,
+  ): Promise<ModelResponse> {
+    let stream: AsyncIterable<RawMessageStreamEvent> & { controller: AbortController };
+    try {
+      stream = await this.client.messages.create(params, { signal: request.signal });
+    } catch (error) {
+      throw toApiFailure(error, "request");
+    }
+    const accumulator = new ResponseAccumulator(onEvent);
+    const events = stream[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        let next: IteratorResult<RawMessageStreamEvent>;
+        try {
+          next = await events.next();
+        } catch (error) {
+          throw toApiFailure(error, "stream");
+        }
+        if (next.done) break;
+        accumulator.apply(next.value);
+      }
+    } finally {
+      // Ends the HTTP request if we leave early (a listener threw, a failure); a no-op when done.
+      stream.controller.abort();
+    }
+    // The SDK ends the iteration quietly on abort; without this check a cut-off response would look complete.
+    if (request.signal?.aborted) throw abortedError();
+    const response = accumulator.finish();
+    return {
+      message: response.message,
+      stopReason: response.stopReason,
+      usage: response.usage,
+      costUsd: costOf(request.model, response.usage),
+      model: response.model || request.model,
+    };
+  }
+}

@@ -1,0 +1,130 @@
+import type { ContentBlock, Message } from "@hatloop/context";
+import type { ModelStreamEvent, StopReason, Usage } from "@hatloop/core";
+import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
+import { ApiFailure } from "../retry/api-failure.js";
+
+// Builds one assistant message from the raw stream events of one attempt, forwarding text deltas
+// and tool starts as they arrive. Tool input JSON is only parsed at content_block_stop, because
+// the partial JSON of input_json_delta is not valid until then.
+
+type Building =
+  | { kind: "text"; text: string }
+  | { kind: "tool"; id: string; name: string; json: string; input: unknown; complete: boolean };
+
+export interface AccumulatedResponse {
+  message: Message & { role: "assistant" };
+  stopReason: StopReason;
+  usage: Usage;
+  model: string;
+}
+
+const STOP_REASONS: ReadonlySet<string> = new Set<StopReason>([
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "stop_sequence",
+  "pause_turn",
+  "refusal",
+  "model_context_window_exceeded",
+]);
+
+export class ResponseAccumulator {
+  private readonly blocks = new Map<number, Building>();
+  private readonly usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  private stopReason: string | null = null;
+  private model = "";
+  private stopped = false;
+
+  constructor(private readonly onEvent?: (event: ModelStreamEvent) => void) {}
+
+  apply(event: RawMessageStreamEvent): void {
+    switch (event.type) {
+      case "message_start": {
+        const u = event.message.usage;
+        this.model = event.message.model;
+        this.usage.inputTokens = u.input_tokens;
+        this.usage.outputTokens = u.output_tokens;
+        this.usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
+        this.usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
+        return;
+      }
+      case "content_block_start": {
+        const block = event.content_block;
+        if (block.type === "text") {
+          this.blocks.set(event.index, { kind: "text", text: block.text });
+          if (block.text) this.onEvent?.({ type: "text_delta", text: block.text });
+        } else if (block.type === "tool_use") {
+          this.blocks.set(event.index, { kind: "tool", id: block.id, name: block.name, json: "", input: undefined, complete: false });
+          this.onEvent?.({ type: "tool_use_start", id: block.id, name: block.name });
+        }
+        return;
+      }
+      case "content_block_delta": {
+        const building = this.blocks.get(event.index);
+        if (building?.kind === "text" && event.delta.type === "text_delta") {
+          building.text += event.delta.text;
+          this.onEvent?.({ type: "text_delta", text: event.delta.text });
+        } else if (building?.kind === "tool" && event.delta.type === "input_json_delta") {
+          building.json += event.delta.partial_json;
+        }
+        return;
+      }
+      case "content_block_stop": {
+        const building = this.blocks.get(event.index);
+        if (building?.kind === "tool") finishTool(building);
+        return;
+      }
+      case "message_delta": {
+        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        const u = event.usage;
+        // message_delta usage is cumulative; null means "unchanged since message_start".
+        this.usage.outputTokens = u.output_tokens;
+        if (u.input_tokens != null) this.usage.inputTokens = u.input_tokens;
+        if (u.cache_read_input_tokens != null) this.usage.cacheReadTokens = u.cache_read_input_tokens;
+        if (u.cache_creation_input_tokens != null) this.usage.cacheWriteTokens = u.cache_creation_input_tokens;
+        return;
+      }
+      case "message_stop":
+        this.stopped = true;
+        return;
+    }
+  }
+
+  /** The finished response; a stream that ended before message_stop is a retriable failure. */
+  finish(): AccumulatedResponse {
+    if (!this.stopped) throw new ApiFailure("stream ended before message_stop", null, true);
+    const truncated = this.stopReason === "max_tokens";
+    const content: ContentBlock[] = [];
+    for (const [, b] of [...this.blocks].sort(([a], [c]) => a - c)) {
+      if (b.kind === "text") {
+        // Empty text blocks are rejected when the message is sent back.
+        if (b.text) content.push({ type: "text", text: b.text });
+      } else if (b.complete) {
+        content.push({ type: "tool_use", id: b.id, name: b.name, input: b.input });
+      } else if (!truncated) {
+        // Only max_tokens explains an unfinished tool input; anything else is a garbled stream.
+        throw new ApiFailure(`tool_use ${b.name} ended with invalid input JSON`, null, true);
+      }
+    }
+    return { message: { role: "assistant", content }, stopReason: this.mapStopReason(content), usage: { ...this.usage }, model: this.model };
+  }
+
+  private mapStopReason(content: ContentBlock[]): StopReason {
+    if (this.stopReason !== null && STOP_REASONS.has(this.stopReason)) return this.stopReason as StopReason;
+    return content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
+  }
+}
+
+function finishTool(tool: Extract<Building, { kind: "tool" }>): void {
+  if (tool.json.trim() === "") {
+    tool.input = {};
+    tool.complete = true;
+    return;
+  }
+  try {
+    tool.input = JSON.parse(tool.json);
+    tool.complete = true;
+  } catch {
+    tool.complete = false;
+  }
+}

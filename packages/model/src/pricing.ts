@@ -1,0 +1,98 @@
+import type { Usage } from "@hatloop/core";
+
+// List prices in US dollars per million tokens. Cache writes are priced for the 5-minute TTL
+// (1.25x input) and cache reads at 0.1x input, as the API bills them.
+
+export interface ModelPrice {
+  /** The table entry the model id matched, e.g. "claude-sonnet-4-5". */
+  family: string;
+  inputPerMTok: number;
+  outputPerMTok: number;
+  cacheWritePerMTok: number;
+  cacheReadPerMTok: number;
+  contextWindow: number;
+  /** False when the id matched nothing and Sonnet prices were assumed; callers should say so. */
+  known: boolean;
+}
+
+interface PriceEntry {
+  family: string;
+  /** Normalised ids (see normalise); a dated or tagged variant of one matches too (see matches). */
+  prefixes: string[];
+  input: number;
+  output: number;
+  contextWindow?: number;
+}
+
+const DEFAULT_CONTEXT_WINDOW = 200_000;
+
+const PRICE_TABLE: PriceEntry[] = [
+  { family: "claude-opus-4-5", prefixes: ["opus-4-5", "opus-4.5"], input: 5, output: 25 },
+  { family: "claude-opus-4-1", prefixes: ["opus-4-1", "opus-4.1"], input: 15, output: 75 },
+  { family: "claude-opus-4", prefixes: ["opus-4", "opus-4-0"], input: 15, output: 75 },
+  { family: "claude-sonnet-4-5", prefixes: ["sonnet-4-5", "sonnet-4.5"], input: 3, output: 15 },
+  { family: "claude-sonnet-4", prefixes: ["sonnet-4", "sonnet-4-0"], input: 3, output: 15 },
+  { family: "claude-haiku-4-5", prefixes: ["haiku-4-5", "haiku-4.5"], input: 1, output: 5 },
+  { family: "claude-3-7-sonnet", prefixes: ["3-7-sonnet"], input: 3, output: 15 },
+  { family: "claude-3-5-sonnet", prefixes: ["3-5-sonnet"], input: 3, output: 15 },
+  { family: "claude-3-5-haiku", prefixes: ["3-5-haiku"], input: 0.8, output: 4 },
+  { family: "claude-3-opus", prefixes: ["3-opus"], input: 15, output: 75 },
+  { family: "claude-3-haiku", prefixes: ["3-haiku"], input: 0.25, output: 1.25 },
+];
+
+// Bare aliases name the newest model of a tier.
+const ALIASES: Record<string, string> = { sonnet: "sonnet-4-5", opus: "opus-4-5", haiku: "haiku-4-5" };
+
+const FALLBACK = PRICE_TABLE.find((e) => e.family === "claude-sonnet-4-5") as PriceEntry;
+
+/** Lower-cases and strips provider prefixes ("anthropic/", "us.anthropic.") and "claude-". */
+function normalise(model: string): string {
+  const id = model
+    .trim()
+    .toLowerCase()
+    .replace(/^(?:[a-z]{2,4}\.)?anthropic[./]/, "")
+    .replace(/^claude-/, "");
+  return ALIASES[id] ?? id;
+}
+
+// A suffix may be a snapshot date, "-latest", or a cloud tag ("@20250514", ":0"), but not a further
+// version number: "opus-4-6" must not be priced as "opus-4".
+const VARIANT_SUFFIX = /^(?:-\d{8}|-latest|[@:])/;
+
+function matches(id: string, prefix: string): boolean {
+  return id === prefix || (id.startsWith(prefix) && VARIANT_SUFFIX.test(id.slice(prefix.length)));
+}
+
+export function priceOf(model: string): ModelPrice {
+  const id = normalise(model);
+  const entry = PRICE_TABLE.find((e) => e.prefixes.some((p) => matches(id, p)));
+  const chosen = entry ?? FALLBACK;
+  return {
+    family: chosen.family,
+    inputPerMTok: chosen.input,
+    outputPerMTok: chosen.output,
+    cacheWritePerMTok: chosen.input * 1.25,
+    cacheReadPerMTok: chosen.input * 0.1,
+    contextWindow: chosen.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    known: entry !== undefined,
+  };
+}
+
+export function isKnownModel(model: string): boolean {
+  return priceOf(model).known;
+}
+
+/** Dollar cost of one response's usage; unknown models are priced as Sonnet (see priceOf().known). */
+export function costOf(model: string, usage: Usage): number {
+  const p = priceOf(model);
+  const micro =
+    usage.inputTokens * p.inputPerMTok +
+    usage.outputTokens * p.outputPerMTok +
+    usage.cacheWriteTokens * p.cacheWritePerMTok +
+    usage.cacheReadTokens * p.cacheReadPerMTok;
+  return micro / 1_000_000;
+}
+
+export function contextWindowOf(model: string): number {
+  return priceOf(model).contextWindow;
+}

@@ -1,0 +1,40 @@
+// One failed attempt at a model request, already classified. Both models throw it from an attempt
+// so that withRetries() decides, in one place, whether to wait and try again.
+
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, or the status an in-stream error type stands for; null for transport faults. */
+    readonly status: number | null,
+    readonly retriable: boolean,
+    /** How long the server asked us to wait, if it said. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Statuses worth retrying: rate limits, server errors, gateway faults, overload. */
+export const RETRIABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
+
+// In-stream `error` events carry a type but no status; these are the statuses the API uses for them.
+const STATUS_OF_ERROR_TYPE: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+export function statusOfErrorType(type: string | null | undefined): number | null {
+  return type ? (STATUS_OF_ERROR_TYPE[type] ?? null) : null;
+}
+
+export function isRetriableStatus(status: number | null): boolean {
+  return status !== null && RETRIABLE_STATUSES.has(status);
+}
