@@ -1,0 +1,79 @@
+import { stripAnsi } from "../text/ansi.js";
+
+// Failure lines are what the baseline compares: the lines of a failing check's output that name
+// a failure, normalised so that the same failure reads the same in every run (durations,
+// timestamps, line numbers, absolute paths and test counters removed).
+
+const MAX_LINES = 200;
+const MAX_LINE_CHARS = 300;
+/** When no line looks like a failure, the last few lines stand in as the failure's signature. */
+const FALLBACK_TAIL_LINES = 3;
+
+const FAILURE_MARKERS: RegExp[] = [
+  /^\s*not ok\b/, // TAP
+  /[✗✕✖✘×]/,
+  /\bFAIL(?:ED|URES?)?\b/, // jest "FAIL", pytest "FAILED", go "--- FAIL:"
+  /\bfail(?:ed|ing|ures?)\b/i,
+  /\b[A-Za-z]*(?:Error|Exception)\b(?:\s*\[[A-Z_]+\])?:/, // Error:, TypeError:, AssertionError [ERR_ASSERTION]:
+  /\bAssertionError\b/,
+  /\berror(?:\[E\d+\]|\s+TS\d+)?:/i, // rustc error[E0308]:, tsc error TS2322:, make/gcc error:
+  /\s\berror\b\s{2,}\S/, // eslint "  3:7  error  'x' is defined but never used"
+  /\bpanic(?:ked)?\b/,
+  /^E\s{2,}\S/, // pytest assertion detail
+  /Traceback \(most recent call last\)/,
+  /\*\*\*.*\bError\b/, // make: *** [target] Error 2
+];
+
+const NOT_FAILURES: RegExp[] = [
+  /^\s*at\s/, // stack frames change with every edit and add nothing
+  /^\s*(?:✓|✔|√|ok\b|PASS\b)/,
+  /\b0\s+(?:failed|failing|failures?|errors?)\b/i,
+  /\b(?:fail|failed|failures?|errors?)\s*[:=]?\s*0\b(?![.\d])/i,
+];
+
+export function extractFailureLines(output: string): string[] {
+  const lines = stripAnsi(output).split(/\r?\n/);
+  const found = new Set<string>();
+  for (const line of lines) {
+    if (!FAILURE_MARKERS.some((m) => m.test(line)) || NOT_FAILURES.some((m) => m.test(line))) continue;
+    const normalised = normaliseFailureLine(line);
+    if (normalised.length > 0) found.add(normalised);
+    if (found.size >= MAX_LINES) break;
+  }
+  if (found.size > 0) return [...found];
+  return lines
+    .map(normaliseFailureLine)
+    .filter((l) => l.length > 0 && !l.startsWith("[... "))
+    .slice(-FALLBACK_TAIL_LINES);
+}
+
+const COUNTED_WORDS = "failed|failing|failures?|passed|passing|pass|fail|skipped|pending|todo|cancelled|errors?|tests?|suites?|files?";
+
+export function normaliseFailureLine(line: string): string {
+  return (
+    stripAnsi(line)
+      // ISO and clock timestamps.
+      .replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, "<time>")
+      .replace(/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>")
+      // Absolute paths and file URLs: keep the file name, drop machine- and run-specific dirs.
+      .replace(/(?:file:\/\/)?(?:\/[\w.@+-]+)+\/([\w.@+-]+)/g, "$1")
+      .replace(/\b[A-Za-z]:\\(?:[\w.@+ -]+\\)*([\w.@+-]+)/g, "$1")
+      // Line and column numbers after a file name, and "line 12".
+      .replace(/(\.[A-Za-z][\w]*)(?::\d+){1,2}\b/g, "$1")
+      .replace(/(\.[A-Za-z][\w]*)\(\d+(?:,\d+)?\)/g, "$1")
+      .replace(/\bline \d+/gi, "line N")
+      // Durations: (12ms), 1.5s, duration_ms: 3.2, [0.01 sec].
+      .replace(/duration_ms:?\s*[\d.]+/g, "duration_ms")
+      .replace(/[([]?\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|m|min)\b[)\]]?/g, "")
+      // Pointers and long hashes.
+      .replace(/\b0x[0-9a-f]{4,}\b/gi, "0x?")
+      .replace(/\b[0-9a-f]{12,}\b/g, "<hash>")
+      // Counters: "not ok 12 -", "3 failed", "fail: 2", "Tests: 1 failed | 4 passed".
+      .replace(/^(\s*not ok)\s+\d+/, "$1")
+      .replace(new RegExp(`\\b\\d+\\s+(${COUNTED_WORDS})\\b`, "gi"), "N $1")
+      .replace(new RegExp(`\\b(${COUNTED_WORDS})\\s*([:=]?)\\s*\\d+\\b`, "gi"), "$1$2 N")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, MAX_LINE_CHARS)
+  );
+}

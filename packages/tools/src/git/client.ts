@@ -1,0 +1,46 @@
+import { simpleGit, type SimpleGit } from "simple-git";
+import { errorMessage } from "../tool-error.js";
+
+export interface GitClientOptions {
+  signal?: AbortSignal;
+  /** Extra `-c key=value` settings for every command of this client. */
+  config?: string[];
+  /** Replaces the child environment (simple-git's default is process.env). */
+  env?: Record<string, string>;
+}
+
+export function gitAt(dir: string, options: GitClientOptions = {}): SimpleGit {
+  const git = simpleGit({
+    baseDir: dir,
+    config: ["core.quotePath=false", ...(options.config ?? [])],
+    ...(options.signal ? { abort: options.signal } : {}),
+  });
+  return options.env ? git.env(options.env) : git;
+}
+
+/** The first meaningful line of a git failure ("fatal: ..."), for one-line error messages. */
+export function gitErrorLine(error: unknown): string {
+  const lines = errorMessage(error)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+  return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? "git failed";
+}
+
+export const FALLBACK_IDENTITY = { name: "hatloop", email: "hatloop@localhost" } as const;
+
+/**
+ * `-c` settings that make a commit succeed on any machine: a fallback identity when none is
+ * configured, and no signing prompt.
+ */
+export async function commitConfig(dir: string): Promise<string[]> {
+  const git = gitAt(dir);
+  const [name, email] = await Promise.all([git.getConfig("user.name"), git.getConfig("user.email")]);
+  const env = process.env;
+  const hasName = Boolean(name.value) || Boolean(env.GIT_AUTHOR_NAME && env.GIT_COMMITTER_NAME);
+  const hasEmail = Boolean(email.value) || Boolean(env.GIT_AUTHOR_EMAIL && env.GIT_COMMITTER_EMAIL);
+  const config = ["commit.gpgsign=false"];
+  if (!hasName) config.push(`user.name=${FALLBACK_IDENTITY.name}`);
+  if (!hasEmail) config.push(`user.email=${FALLBACK_IDENTITY.email}`);
+  return config;
+}

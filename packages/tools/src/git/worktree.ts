@@ -1,0 +1,122 @@
+import { mkdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { gitAt, gitErrorLine } from "./client.js";
+import { WorkspaceError } from "./workspace-error.js";
+
+// Where a task runs: by default a new branch `hatloop/<shortId>` in its own worktree next to the
+// repository, so the user's checkout is never touched; or, in place, the checkout itself.
+
+export interface TaskWorkspace {
+  /** Real path of the repository's top level. */
+  repoRoot: string;
+  /** Real path of the directory the agent works in. */
+  worktreePath: string;
+  branch: string;
+  /** The commit the task started from. */
+  baseCommit: string;
+}
+
+export interface CreateTaskWorktreeOptions {
+  repoDir: string;
+  sessionShortId: string;
+  /** Parent directory for worktrees; default `<repoParent>/.hatloop-worktrees`. */
+  worktreeDir?: string;
+}
+
+export function taskBranchName(sessionShortId: string): string {
+  return `hatloop/${sessionShortId}`;
+}
+
+export async function createTaskWorktree(options: CreateTaskWorktreeOptions): Promise<TaskWorkspace> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(options.sessionShortId)) {
+    throw new WorkspaceError("invalid_session_id", `invalid session id "${options.sessionShortId}" for a branch name`);
+  }
+  const { repoRoot, baseCommit } = await repositoryAt(options.repoDir, "or use --in-place");
+  const branch = taskBranchName(options.sessionShortId);
+  const parent = options.worktreeDir
+    ? path.resolve(options.worktreeDir)
+    : path.join(path.dirname(repoRoot), ".hatloop-worktrees");
+  const worktreePath = path.join(parent, `${path.basename(repoRoot)}-${options.sessionShortId}`);
+
+  const git = gitAt(repoRoot);
+  const branchExists = await git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).then(
+    (out) => out.trim().length > 0,
+    () => false,
+  );
+  if (branchExists) throw new WorkspaceError("branch_exists", `branch ${branch} already exists in ${repoRoot}`);
+  if (await pathExists(worktreePath)) {
+    throw new WorkspaceError("worktree_exists", `worktree directory ${worktreePath} already exists`);
+  }
+  await mkdir(parent, { recursive: true });
+  try {
+    await git.raw(["worktree", "add", "--quiet", "-b", branch, worktreePath, baseCommit]);
+  } catch (error) {
+    throw new WorkspaceError("git_failed", `could not create the worktree: ${gitErrorLine(error)}`);
+  }
+  return { repoRoot, worktreePath: await realpath(worktreePath), branch, baseCommit };
+}
+
+/** Work directly in the checkout, on its current branch. */
+export async function inPlaceWorkspace(repoDir: string): Promise<TaskWorkspace> {
+  const { repoRoot, baseCommit } = await repositoryAt(repoDir, "first");
+  const branch = (await gitAt(repoRoot).raw(["rev-parse", "--abbrev-ref", "HEAD"])).trim();
+  if (branch === "HEAD") {
+    throw new WorkspaceError("detached_head", `HEAD is detached in ${repoRoot}; check out a branch to work in place`);
+  }
+  return { repoRoot, worktreePath: repoRoot, branch, baseCommit };
+}
+
+export interface RemoveTaskWorktreeOptions {
+  repoRoot: string;
+  worktreePath: string;
+  /** Also delete the task branch (default false: the work lives on it). */
+  deleteBranch?: string;
+}
+
+/** Removes the worktree even with uncommitted changes; the branch is kept unless asked. */
+export async function removeTaskWorktree(options: RemoveTaskWorktreeOptions): Promise<void> {
+  const git = gitAt(options.repoRoot);
+  try {
+    if (await pathExists(options.worktreePath)) {
+      await git.raw(["worktree", "remove", "--force", "--force", options.worktreePath]);
+    }
+    await git.raw(["worktree", "prune"]);
+    if (options.deleteBranch) await git.raw(["branch", "-D", options.deleteBranch]);
+  } catch (error) {
+    throw new WorkspaceError("git_failed", `could not remove the worktree: ${gitErrorLine(error)}`);
+  }
+}
+
+async function repositoryAt(dir: string, initHint: string): Promise<{ repoRoot: string; baseCommit: string }> {
+  const resolved = path.resolve(dir);
+  const info = await stat(resolved).catch(() => undefined);
+  if (!info?.isDirectory()) throw new WorkspaceError("no_such_directory", `${resolved} is not a directory`);
+  const git = gitAt(resolved);
+  let top: string;
+  try {
+    top = (await git.raw(["rev-parse", "--show-toplevel"])).trim();
+  } catch {
+    top = "";
+  }
+  if (top === "") {
+    throw new WorkspaceError("not_a_repository", `${resolved} is not a git repository; run "git init" there ${initHint}`);
+  }
+  const repoRoot = await realpath(top);
+  const head = await gitAt(repoRoot)
+    .raw(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])
+    .then(
+      (out) => out.trim(),
+      () => "",
+    );
+  if (head === "") {
+    throw new WorkspaceError("no_commits", `the repository ${repoRoot} has no commits yet; make a first commit, then start again`);
+  }
+  return { repoRoot, baseCommit: head };
+}
+
+async function pathExists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}

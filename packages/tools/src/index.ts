@@ -1,0 +1,27 @@
+// The agent's tools, confined to the task's worktree; the quality gates; git for the loop.
+
+export { createToolset, TOOL_NAMES, DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_CHARS } from "./toolset.js";
+export type { ToolName, ToolsetOptions } from "./toolset.js";
+export { confinePath } from "./confine.js";
+export type { ConfinedPath, ConfineOptions } from "./confine.js";
+export { ToolError } from "./tool-error.js";
+export { destructiveReason } from "./shell/destructive.js";
+export { childEnv } from "./shell/child-env.js";
+export { runShell } from "./shell/run-shell.js";
+export type { ShellOptions, ShellRun } from "./shell/run-shell.js";
+
+export { detectGateCommands, resolveGateCommands, GATE_ORDER } from "./gates/detect.js";
+export type { GateCommands, GateName } from "./gates/detect.js";
+export { runGates, takeBaseline, GatesAbortedError } from "./gates/run-gates.js";
+export type { GateBaseline, BaselineCheck, GateRunOptions } from "./gates/run-gates.js";
+export { extractFailureLines, normaliseFailureLine } from "./gates/failure-lines.js";
+export { formatGateReport } from "./gates/format-report.js";
+
+export { createTaskWorktree, inPlaceWorkspace, removeTaskWorktree, taskBranchName } from "./git/worktree.js";
+export type { TaskWorkspace, CreateTaskWorktreeOptions, RemoveTaskWorktreeOptions } from "./git/worktree.js";
+export { commitAll, headCommit, hasChangesSince, resetTo } from "./git/commits.js";
+export { gitFacts } from "./git/facts.js";
+export type { GitFacts } from "./git/facts.js";
+export { WorkspaceError } from "./git/workspace-error.js";
+export type { WorkspaceErrorCode } from "./git/workspace-error.js";
+export { FALLBACK_IDENTITY } from "./git/client.js";

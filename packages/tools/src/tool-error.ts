@@ -1,0 +1,21 @@
+/**
+ * A failure the model can act on. Tools throw it internally; `defineTool` turns it into an
+ * `{ isError: true }` result, so nothing escapes `Tool.run` as an exception.
+ */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** Node's errno code of a filesystem error, if any. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "code" in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === "string" ? code : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,57 @@
+import type { Tool } from "@hatloop/core";
+import { editFileTool } from "./tools/edit-file.js";
+import { gitDiffTool, gitLogTool, gitStatusTool } from "./tools/git-tools.js";
+import { listFilesTool } from "./tools/list-files.js";
+import { readFileTool } from "./tools/read-file.js";
+import { recallTool } from "./tools/recall.js";
+import { runCommandTool } from "./tools/run-command.js";
+import { searchTool } from "./tools/search.js";
+import { taskCompleteTool } from "./tools/task-complete.js";
+import { writeFileTool } from "./tools/write-file.js";
+
+export const TOOL_NAMES = [
+  "read_file",
+  "write_file",
+  "edit_file",
+  "list_files",
+  "search",
+  "run_command",
+  "git_status",
+  "git_diff",
+  "git_log",
+  "task_complete",
+  "recall",
+] as const;
+
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export interface ToolsetOptions {
+  /** Default run_command timeout (the model may ask for another). Default 120 000 ms. */
+  commandTimeoutMs?: number;
+  /** Cap on a tool result's text. Default 30 000 characters. */
+  maxOutputChars?: number;
+  /** The session's base commit, for git_diff's since_base. */
+  baseCommit?: string;
+}
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
+
+/** Every tool, in TOOL_NAMES order. Which hat may use which is the loop's decision. */
+export function createToolset(options: ToolsetOptions = {}): Tool[] {
+  const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  const tools: Record<ToolName, Tool> = {
+    read_file: readFileTool({ maxOutputChars }),
+    write_file: writeFileTool(),
+    edit_file: editFileTool(),
+    list_files: listFilesTool(),
+    search: searchTool(),
+    run_command: runCommandTool({ defaultTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, maxOutputChars }),
+    git_status: gitStatusTool(),
+    git_diff: gitDiffTool({ maxOutputChars, ...(options.baseCommit ? { baseCommit: options.baseCommit } : {}) }),
+    git_log: gitLogTool(),
+    task_complete: taskCompleteTool(),
+    recall: recallTool({ maxOutputChars }),
+  };
+  return TOOL_NAMES.map((name) => tools[name]);
+}
