@@ -1,0 +1,61 @@
+import type { Message } from "@hatloop/context";
+import type { ToolSpec } from "../ports/model.js";
+import type { Usage } from "../store/port.js";
+
+// The seam between the loop and context management. The loop owns the live context (what the next
+// request sends); the hook measures it after each iteration and may rewrite it before a model call.
+// Every entry refers to a stored message; entries the hook creates (summaries, recalled context)
+// have seq null until the loop stores them.
+
+export interface LiveEntry {
+  seq: number | null;
+  message: Message;
+  kind: "conversation" | "injected";
+}
+
+export interface ContextView {
+  sessionId: string;
+  iteration: number;
+  hat: string;
+  model: string;
+  contextWindow: number;
+  live: readonly LiveEntry[];
+  system: readonly string[];
+  tools: readonly ToolSpec[];
+  /** The last response's prompt size as the API reported it, and how many live entries it covered. */
+  anchor: { usage: Usage; entries: number } | null;
+  /** tool_use ids whose results are stubbed in the live context (monotone: they stay stubbed). */
+  stubbed: ReadonlySet<string>;
+  scratchpad: string;
+}
+
+export interface Compaction {
+  live: LiveEntry[];
+  stubbed: Set<string>;
+  strategy: string;
+  level: number;
+  removed: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Appended to the scratchpad's "Compacted History". */
+  summary: string | null;
+}
+
+export interface Measurement {
+  tokens: number;
+  percent: number;
+  zone: "green" | "gauge" | "warn" | "compact";
+  /** True once per pressure episode when the warn threshold is crossed: write a checkpoint. */
+  warnCrossed: boolean;
+}
+
+export interface ContextHook {
+  /** Before the model call: returns a compaction when the live context must shrink, else null. */
+  beforeCall(view: ContextView, signal: AbortSignal): Promise<Compaction | null>;
+  /** After an iteration, with the next request's contents known. */
+  measure(view: ContextView): Measurement;
+  /** The one-line gauge shown to the model, or null below the gauge threshold. */
+  gaugeLine(measurement: Measurement, contextWindow: number, checkpointSaved: boolean): string | null;
+  /** Automatic recall to inject before a call (a recalled-context block), or null. */
+  recallBlock?(view: ContextView): Promise<string | null>;
+}

@@ -1,0 +1,113 @@
+import type { ToolResultBlock, ToolUseBlock } from "@hatloop/context";
+import { hatToolNames } from "../hats/hat.js";
+import type { Tool, ToolResult, ToolServices } from "../ports/tools.js";
+import type { Signal } from "../signals/types.js";
+import { LOOP_TOOL_NAMES, loopToolSignals } from "./loop-tools.js";
+import { handleNotices } from "./health-notes.js";
+import type { LoopContext } from "./loop-context.js";
+
+// Runs the tool calls of one response, in order. Every tool_use gets exactly one tool_result, also
+// when a call is refused (not the hat's tool, a repeated call) or the run is interrupted: the API
+// rejects a conversation with an unanswered tool call.
+
+export interface CallRecord {
+  call: ToolUseBlock;
+  result: ToolResult;
+  durationMs: number;
+}
+
+export interface ExecutionResult {
+  blocks: ToolResultBlock[];
+  records: CallRecord[];
+  /** Signals carried by loop-tool calls, applied after the response's text signals. */
+  signals: Signal[];
+}
+
+export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], services: ToolServices): Promise<ExecutionResult> {
+  const { state, deps } = ctx;
+  const allowed = hatToolNames(state.hat, ctx.toolNames);
+  const byName = new Map<string, Tool>(deps.tools.map((t) => [t.spec.name, t]));
+  const out: ExecutionResult = { blocks: [], records: [], signals: [] };
+  for (const call of calls) {
+    const started = ctx.now();
+    const input = isRecord(call.input) ? call.input : {};
+    ctx.emitter.emit("tool.call", { id: call.id, name: call.name, summary: summarizeInput(input) });
+    let result: ToolResult;
+    if (deps.control.signal.aborted) {
+      result = { isError: true, content: "Not run: hatloop was interrupted before this call ran. Run it again if it is still needed." };
+    } else if (LOOP_TOOL_NAMES.has(call.name)) {
+      const signals = loopToolSignals(call.name, input, ctx.knownTopics);
+      if (typeof signals === "string") result = { isError: true, content: `${call.name}: ${signals}` };
+      else {
+        out.signals.push(...signals);
+        result = { isError: false, content: "ok" };
+      }
+    } else if (!byName.has(call.name)) {
+      result = { isError: true, content: `There is no tool named ${call.name}.` };
+    } else if (!allowed.has(call.name)) {
+      result = { isError: true, content: `The ${call.name} tool is not available to the ${state.hat.name} hat (available: ${[...allowed].sort().join(", ")}).` };
+    } else {
+      result = await runGuarded(ctx, byName.get(call.name)!, call, input, services);
+    }
+    result = capResult(result, ctx.config.tools.maxResultChars);
+    const durationMs = ctx.now() - started;
+    out.records.push({ call, result, durationMs });
+    out.blocks.push({ type: "tool_result", tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) });
+    ctx.emitter.emit("tool.result", {
+      id: call.id,
+      name: call.name,
+      isError: result.isError,
+      chars: result.content.length,
+      durationMs,
+      preview: result.content.slice(0, 160).replace(/\s+/g, " "),
+    });
+  }
+  return out;
+}
+
+/** Repetition check, then the tool; a throwing tool becomes an error result. */
+async function runGuarded(ctx: LoopContext, tool: Tool, call: ToolUseBlock, input: Record<string, unknown>, services: ToolServices): Promise<ToolResult> {
+  const signature = `${call.name}:${stableJson(input)}`;
+  const repetition = ctx.health.beforeCall(signature);
+  handleNotices(ctx, repetition.notices);
+  if (repetition.refuse) return { isError: true, content: repetition.refuse };
+  ctx.state.seenCalls.add(signature);
+  try {
+    return await tool.run(input, {
+      worktree: ctx.state.session.worktreePath,
+      sessionId: ctx.state.session.id,
+      iteration: ctx.state.iteration,
+      hat: ctx.state.hat.name,
+      signal: ctx.deps.control.signal,
+      services,
+    });
+  } catch (error) {
+    return { isError: true, content: `${call.name} failed: ${(error as Error).message}` };
+  }
+}
+
+/** Results above the cap keep their head and a longer tail (where errors and summaries usually are). */
+export function capResult(result: ToolResult, maxChars: number): ToolResult {
+  if (result.content.length <= maxChars) return result;
+  const head = Math.floor(maxChars * 0.3);
+  const tail = maxChars - head;
+  const cut = result.content.length - head - tail;
+  const content = `${result.content.slice(0, head)}\n\n[... ${cut} characters cut by hatloop: the result was ${result.content.length} characters, the cap is ${maxChars} ...]\n\n${result.content.slice(-tail)}`;
+  return { ...result, content };
+}
+
+export function summarizeInput(input: Record<string, unknown>): string {
+  const key = ["path", "command", "pattern", "query", "topic", "file"].find((k) => typeof input[k] === "string");
+  const text = key ? String(input[key]) : stableJson(input);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(",")}}`;
+  return JSON.stringify(value) ?? "null";
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

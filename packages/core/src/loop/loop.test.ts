@@ -1,0 +1,127 @@
+import { toolResults, toolUses, type Message } from "@hatloop/context";
+import { describe, expect, it } from "vitest";
+import { LoopControl } from "./control.js";
+import { ModelError } from "../ports/model.js";
+import { runFixture, type Turn } from "../test-support/loop-fixture.js";
+
+/** Every tool_use answered in the very next message, roles alternating (what the API requires). */
+function expectValidTranscript(messages: Array<{ message: Message }>) {
+  messages.forEach(({ message }, i) => {
+    expect(message.role).toBe(i % 2 === 0 ? "user" : "assistant");
+    const uses = toolUses(message).map((u) => u.id);
+    if (uses.length) expect(toolResults(messages[i + 1]!.message).map((r) => r.tool_use_id)).toEqual(uses);
+  });
+}
+
+const happyPath: Turn[] = [
+  { text: "Planning.\nCHECKLIST_ADD:1:test reproduces the flake\nCHECKLIST_ADD:2:fix makes it pass\nSCRATCHPAD:## Current Plan\n1. [ ] test\n2. [ ] fix", tools: [{ name: "read_file", input: { path: "src/auth.test.ts" } }] },
+  { text: "EVENT:plan.complete two items" },
+  { tools: [{ name: "write_file", input: { path: "src/auth.test.ts", content: "x" } }] },
+  { text: "CHECKLIST_DONE:1\nCHECKLIST_DONE:2\nEVENT:implementation.done all done" },
+  { tools: [{ name: "git_diff" }, { name: "run_command", input: { command: "npm test" } }] },
+  { text: "Looks right.\nEVENT:review.approved" },
+  { tools: [{ name: "task_complete", input: { summary: "fixed" } }] },
+];
+
+describe("runLoop", () => {
+  it("runs a task through planner, creator, critic and editor to completion", async () => {
+    const run = await runFixture({ turns: happyPath });
+    expect(run.outcome).toEqual({ status: "completed", reason: "task complete: quality gates passed", exitCode: 0 });
+    expect(run.of("hat.change").map((e) => `${e.data.from}->${e.data.to}`)).toEqual(["planner->creator", "creator->critic", "critic->editor"]);
+    expect(run.session).toMatchObject({ status: "completed", iteration: 7, hat: "editor" });
+    expect(run.session.scratchpad).toContain("1. [ ] test");
+    expect((await run.store.checklist.list(run.session.id)).map((i) => i.status)).toEqual(["done", "done"]);
+    expectValidTranscript(run.messages);
+    expect(run.of("checkpoint.saved").map((e) => e.data.reason)).toEqual(["start", "hat-change", "hat-change", "interval", "hat-change", "completion"]);
+    expect(run.of("gate.result")[0]?.data.passed).toBe(true);
+    expect(run.session.costUsd).toBeCloseTo(0.07);
+    // The critic was offered no write tools, and the hat change told the model where things stand.
+    const criticRequest = run.model.requests[4]!;
+    expect(criticRequest.tools.map((t) => t.name)).not.toContain("write_file");
+    expect(criticRequest.system[1]).toContain("## Your hat: critic");
+    expect(JSON.stringify(run.model.requests[2]!.messages.at(-1))).toContain("Hat change: planner -> creator after plan.complete");
+  });
+
+  it("applies checklist signals while the response streams, once", async () => {
+    const run = await runFixture({ turns: happyPath.slice(0, 4), maxIterations: 4 });
+    const marks = run.of("signal.checklist");
+    expect(marks.map((e) => e.data.id)).toEqual(["1", "2"]);
+  });
+
+  it("pauses at the iteration budget with a checkpoint, exit code 3", async () => {
+    const run = await runFixture({ turns: happyPath, maxIterations: 2 });
+    expect(run.outcome).toEqual({ status: "paused", reason: "budget:iterations", exitCode: 3 });
+    expect(run.of("budget.exceeded")[0]?.data).toEqual({ budget: "iterations", limit: 2, value: 2 });
+    expect(run.of("checkpoint.saved").at(-1)?.data.reason).toBe("budget");
+    expect(run.session.status).toBe("paused");
+    expectValidTranscript(run.messages);
+  });
+
+  it("refuses completion while checklist items are open, until they are acknowledged", async () => {
+    const run = await runFixture({
+      session: { hat: "editor" },
+      turns: [
+        { text: "CHECKLIST_ADD:1:one\nCHECKLIST_ADD:2:two\nCHECKLIST_DONE:1", tools: [{ name: "task_complete" }] },
+        { text: "CHECKLIST_FAILED:2:not needed after all\nACKNOWLEDGE_FAILURES", tools: [{ name: "task_complete" }] },
+      ],
+    });
+    expect(run.of("completion.refused")[0]?.data.reason).toBe("checklist items not done: 2 (pending)");
+    expect(JSON.stringify(run.messages[2]!.message)).toContain("Completion refused");
+    expect(run.outcome.status).toBe("completed");
+  });
+
+  it("feeds blocked gates back and keeps going", async () => {
+    const blocked = { passed: false, checks: [{ name: "test" as const, command: "npm test", exitCode: 1, passed: false, acceptable: false, timedOut: false, durationMs: 5, newFailures: ["FAIL auth"], output: "FAIL auth" }] };
+    const run = await runFixture({ session: { hat: "editor" }, gates: [blocked], turns: [{ tools: [{ name: "task_complete" }] }, { tools: [{ name: "task_complete" }] }] });
+    expect(run.of("gate.result").map((e) => e.data.passed)).toEqual([false, true]);
+    expect(run.outcome.status).toBe("completed");
+  });
+
+  it("enforces the hat's tools in the executor, and tells the model", async () => {
+    const run = await runFixture({ turns: [{ tools: [{ name: "write_file", input: { path: "a", content: "b" } }] }], maxIterations: 1 });
+    const result = toolResults(run.messages[2]!.message)[0]!;
+    expect(result.is_error).toBe(true);
+    expect(result.content).toMatch(/^The write_file tool is not available to the planner hat/);
+  });
+
+  it("refuses events the hat does not publish and reports malformed signals to the model", async () => {
+    const run = await runFixture({ turns: [{ text: "EVENT:review.approved\nCHECKLIST_DONE:<id>\nMEMORY:gossip:x" }], maxIterations: 1 });
+    expect(run.of("route.rejected")[0]?.data.reason).toBe("the planner hat may not publish review.approved (it may publish: plan.complete, design.needed, explore.needed)");
+    expect(run.of("signal.malformed").map((e) => e.data.signal)).toEqual(["CHECKLIST_DONE", "MEMORY"]);
+    const note = JSON.stringify(run.messages[2]!.message);
+    expect(note).toContain("EVENT:review.approved was not routed");
+    expect(note).toContain("Your MEMORY signal was not applied");
+  });
+
+  it("pauses on interrupt during a model call: exit 130, checkpoint, no unanswered tool call", async () => {
+    const control = new LoopControl();
+    const run = await runFixture({ control, turns: [{ tools: [{ name: "read_file", input: { path: "a" } }] }, { before: () => control.interrupt() }] });
+    expect(run.outcome).toEqual({ status: "paused", reason: "interrupted", exitCode: 130 });
+    expect(run.session.iteration).toBe(1);
+    expect(run.of("checkpoint.saved").at(-1)?.data.reason).toBe("pause");
+    expectValidTranscript(run.messages);
+  });
+
+  it("fails on a model error with failure context in the checkpoint", async () => {
+    const run = await runFixture({ turns: [{ error: new ModelError("invalid x-api-key", 401) }] });
+    expect(run.outcome).toMatchObject({ status: "failed", exitCode: 1 });
+    const checkpoint = await run.store.checkpoints.latest(run.session.id);
+    expect(checkpoint).toMatchObject({ reason: "failure", lastError: "invalid x-api-key", failedAt: "model call at iteration 0" });
+    expect(checkpoint?.recoveryHint).toMatch(/ANTHROPIC_API_KEY/);
+  });
+
+  it("refuses a call repeated too often, then stops the run for repetition", async () => {
+    const same = { tools: [{ name: "read_file", input: { path: "same.ts" } }] };
+    const run = await runFixture({ turns: Array.from({ length: 10 }, () => same) });
+    const refusals = run.messages.flatMap((m) => toolResults(m.message)).filter((r) => String(r.content).startsWith("Refused"));
+    expect(refusals).toHaveLength(3);
+    expect(run.outcome).toEqual({ status: "stopped", reason: "health:repetition", exitCode: 1 });
+  });
+
+  it("delivers steering with the next iteration and keeps it in the transcript", async () => {
+    const control = new LoopControl();
+    const run = await runFixture({ control, turns: [{ text: "thinking", before: () => control.steer("use the fake clock") }, { text: "ok" }], maxIterations: 2 });
+    expect(JSON.stringify(run.messages[2]!.message)).toContain("[Steering from the user] use the fake clock");
+    expect(run.of("steer")[0]?.data.text).toBe("use the fake clock");
+  });
+});

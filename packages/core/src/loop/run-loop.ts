@@ -1,0 +1,99 @@
+import { knownTopics } from "../hats/router.js";
+import { Checkpointer } from "../checkpoint/checkpointer.js";
+import { taskMessage } from "../prompt/build.js";
+import type { LoopDeps, LoopOptions, LoopOutcome } from "./deps.js";
+import { Emitter } from "./emitter.js";
+import { LoopHealth } from "./health.js";
+import { runIteration } from "./iteration.js";
+import { appendLive, storeEntries, textBlock } from "./live.js";
+import type { LoopContext } from "./loop-context.js";
+import { endRun, failureFrom } from "./outcomes.js";
+import { restoreState, type RestoredState } from "./restore.js";
+import { runtimeMs } from "./state.js";
+
+/**
+ * Runs a session's loop until it completes, pauses (Ctrl-C, stop, a budget), stops (loop health) or
+ * fails. A plain function over injected ports: the CLI, the tests and the benchmarks all drive it the
+ * same way. Resumes from the latest checkpoint when the session has one.
+ */
+export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<LoopOutcome> {
+  const now = deps.clock?.now ?? Date.now;
+  const store = deps.store;
+  const session = await store.sessions.get(options.sessionId);
+  if (!session) throw new Error(`no session ${options.sessionId}`);
+  const emitter = new Emitter(session.id, deps.sinks, now);
+  const restored: RestoredState = await restoreState(session, deps, options.config, now());
+  const { state } = restored;
+  emitter.iteration = state.iteration;
+  const checkpointer = new Checkpointer({
+    store,
+    git: deps.git,
+    emitter,
+    retain: options.config.checkpoint.retain,
+    commit: !session.inPlace,
+    now,
+    handoff: deps.handoff,
+  });
+  const ctx: LoopContext = {
+    deps,
+    config: options.config,
+    state,
+    emitter,
+    health: new LoopHealth(state.health),
+    checkpointer,
+    knownTopics: knownTopics(deps.hats),
+    toolNames: deps.tools.map((t) => t.spec.name),
+    memories: await store.memories.listActive(session.repoPath, { kind: "memory", limit: 8 }),
+    now,
+  };
+  state.health = ctx.health.state;
+  for (const warning of restored.warnings) emitter.emit("error", { message: warning, fatal: false });
+  await storeEntries(ctx, state.live); // a repair message made by restore
+
+  await store.sessions.update(session.id, { status: "running", stopReason: null, lastError: null, pid: process.pid, startedAt: session.startedAt ?? new Date(now()), heartbeatAt: new Date(now()) });
+  emitter.emit("session.start", {
+    task: session.task,
+    hat: state.hat.name,
+    branch: session.branch,
+    worktree: session.worktreePath,
+    model: session.model,
+    resumed: restored.resumed,
+    maxIterations: session.budgets.maxIterations,
+  });
+  emitter.emit("session.status", { status: "running", reason: restored.resumed ? "resumed" : null });
+
+  let outcome: LoopOutcome;
+  try {
+    if (!restored.resumed) {
+      await appendLive(ctx, { role: "user", content: [textBlock(taskMessage(deps.prompts, { task: session.task, branch: session.branch, base: session.baseCommit, hat: state.hat.name }))] });
+      await checkpointer.save(state, "start");
+    }
+    for (;;) {
+      const ended = await runIteration(ctx);
+      if (ended) {
+        outcome = ended;
+        break;
+      }
+    }
+  } catch (error) {
+    emitter.emit("error", { message: (error as Error).message, fatal: true });
+    outcome = await endRun(ctx, "failed", (error as Error).message, 1, "failure", failureFrom(ctx, error, "loop")).catch(() => ({
+      status: "failed" as const,
+      reason: (error as Error).message,
+      exitCode: 1 as const,
+    }));
+  }
+  await store.sessions.update(session.id, {
+    status: outcome.status,
+    stopReason: outcome.reason,
+    lastError: outcome.status === "failed" ? outcome.reason : null,
+    runtimeMs: runtimeMs(state, now()),
+    finishedAt: outcome.status === "completed" ? new Date(now()) : null,
+    pid: null,
+    iteration: state.iteration,
+    hat: state.hat.name,
+  });
+  emitter.emit("session.status", { status: outcome.status, reason: outcome.reason });
+  emitter.emit("session.end", { status: outcome.status === "stopped" ? "stopped" : outcome.status, reason: outcome.reason, iterations: state.iteration, costUsd: state.costUsd });
+  return outcome;
+}

@@ -1,0 +1,66 @@
+import type { Hat } from "../hats/hat.js";
+import type { ChecklistItem, SessionRecord, Usage } from "../store/port.js";
+import type { LiveEntry } from "./context-hook.js";
+import type { HealthState } from "./health.js";
+
+// Everything the loop carries between iterations. Checkpoints store this state (with the live
+// context as references into the stored messages) and resume rebuilds it.
+
+export interface LoopState {
+  session: SessionRecord;
+  hat: Hat;
+  iteration: number;
+  live: LiveEntry[];
+  nextSeq: number;
+  scratchpad: string;
+  checklist: ChecklistItem[];
+  usage: Usage;
+  costUsd: number;
+  /** Runtime of earlier runs of this session; this run's time is added from `runStartedAt`. */
+  priorRuntimeMs: number;
+  runStartedAt: number;
+  health: HealthState;
+  hatHistory: Array<{ hat: string; iteration: number; topic: string }>;
+  stubbed: Set<string>;
+  anchor: { usage: Usage; entries: number } | null;
+  contextTokens: number;
+  compactions: number;
+  /** A warn-threshold checkpoint exists for the current pressure episode. */
+  warnCheckpointed: boolean;
+  /** A health check asked to stop; the run ends before the next iteration. */
+  healthStop: string | null;
+  /** Call signatures seen this session: a new one counts as progress. */
+  seenCalls: Set<string>;
+  /** Notes for the next user message: hints, feedback on signals, routing, steering. */
+  notes: string[];
+}
+
+/** The part of LoopState a checkpoint keeps besides scratchpad and context references. */
+export interface SavedLoopState {
+  version: 1;
+  checklist: ChecklistItem[];
+  health: HealthState;
+  hatHistory: LoopState["hatHistory"];
+  stubbed: string[];
+  anchor: LoopState["anchor"];
+  nextSeq: number;
+  compactions: number;
+  notes: string[];
+}
+
+export function totalTokens(usage: Usage): number {
+  return usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+}
+
+export function runtimeMs(state: LoopState, now: number): number {
+  return state.priorRuntimeMs + (now - state.runStartedAt);
+}
