@@ -2,6 +2,7 @@ import { ModelError } from "@hatloop/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, fastRetry, request } from "../test-support/fixtures.js";
 import { type FakeAnthropic, type FakeReply, fakeError, startFakeAnthropic } from "../testing/index.js";
+import type { RetryOptions } from "../retry/with-retries.js";
 import { AnthropicModel } from "./anthropic-model.js";
 
 let fake: FakeAnthropic | undefined;
@@ -10,7 +11,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function setup(replies: FakeReply[], retry = fastRetry()): Promise<{ model: AnthropicModel; server: FakeAnthropic }> {
+async function setup(replies: FakeReply[], retry: Partial<RetryOptions> = fastRetry()): Promise<{ model: AnthropicModel; server: FakeAnthropic }> {
   fake = await startFakeAnthropic({ replies });
   return { model: new AnthropicModel({ apiKey: "sk-test", baseURL: fake.url, retry }), server: fake };
 }

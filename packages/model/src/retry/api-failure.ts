@@ -35,6 +35,13 @@ export function statusOfErrorType(type: string | null | undefined): number | nul
   return type ? (STATUS_OF_ERROR_TYPE[type] ?? null) : null;
 }
 
+/** The error type the API sends with a status (api_error for unlisted ones). */
+export function errorTypeOfStatus(status: number): string {
+  if (status === 504) return "api_error";
+  const entry = Object.entries(STATUS_OF_ERROR_TYPE).find(([, s]) => s === status);
+  return entry?.[0] ?? "api_error";
+}
+
 export function isRetriableStatus(status: number | null): boolean {
   return status !== null && RETRIABLE_STATUSES.has(status);
 }

@@ -79,8 +79,11 @@ export async function withRetries<T>(
   }
 }
 
-async function sleepUnlessAborted(ms: number, sleep: Sleep, signal: AbortSignal | undefined): Promise<void> {
+/** Sleeps, but throws an aborted ModelError as soon as the signal fires. */
+export async function sleepUnlessAborted(ms: number, sleep: Sleep, signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return sleep(ms);
+  // An abort that already happened fires no event, so check before listening.
+  if (signal.aborted) throw abortedError();
   let onAbort = (): void => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(abortedError());

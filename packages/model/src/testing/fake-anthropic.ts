@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { errorTypeOfStatus } from "../retry/api-failure.js";
 import { formatSse, messageBody, resolveReply, sseEvents } from "./fake-events.js";
 import {
-  errorTypeOf,
   estimateTokens,
   type FakeErrorReply,
   type FakeMessageReply,
@@ -124,7 +124,7 @@ async function streamReply(res: ServerResponse, reply: FakeMessageReply, events:
 
 function sendError(res: ServerResponse, reply: FakeErrorReply): void {
   const { status, headers } = reply.error;
-  const type = reply.error.type ?? errorTypeOf(status);
+  const type = reply.error.type ?? errorTypeOfStatus(status);
   sendJson(res, status, { type: "error", error: { type, message: reply.error.message ?? type }, request_id: "req_fake" }, headers);
 }
 

@@ -54,7 +54,7 @@ export interface FakeMessageReply {
 export interface FakeErrorReply {
   error: {
     status: number;
-    /** Defaults by status: 429 rate_limit_error, 529 overloaded_error, 500 api_error, ... */
+    /** Defaults to the API's type for the status: 429 rate_limit_error, 529 overloaded_error, ... */
     type?: string;
     message?: string;
     /** E.g. { "retry-after": "1" } or { "retry-after-ms": "20" }. */
@@ -65,21 +65,6 @@ export interface FakeErrorReply {
 export type FakeReply = FakeMessageReply | FakeErrorReply;
 
 export type FakeReplyFn = (request: RecordedRequest, index: number) => FakeReply | Promise<FakeReply>;
-
-const ERROR_TYPES: Record<number, string> = {
-  400: "invalid_request_error",
-  401: "authentication_error",
-  403: "permission_error",
-  404: "not_found_error",
-  413: "request_too_large",
-  429: "rate_limit_error",
-  500: "api_error",
-  529: "overloaded_error",
-};
-
-export function errorTypeOf(status: number): string {
-  return ERROR_TYPES[status] ?? "api_error";
-}
 
 export function isErrorReply(reply: FakeReply): reply is FakeErrorReply {
   return "error" in reply;
