@@ -1,0 +1,97 @@
+import type { Message } from "../messages.js";
+import { estimateTokens, type EstimateOptions } from "./estimate-tokens.js";
+import { fingerprintMessage } from "./fingerprint.js";
+
+// A pure model of Anthropic prompt caching, for tests and benchmarks: each request reads from
+// cache the longest prefix it shares with the previous request and writes the rest (a breakpoint
+// at the end of every request, cache always warm). It shows why removal must be batched and
+// monotone: every change to an early message turns the whole suffix from a 0.1× read into a
+// 1.25× write.
+
+export interface PromptSegment {
+  /** Content identity: equal fingerprints mean byte-identical segments. */
+  fingerprint: string;
+  tokens: number;
+}
+
+export interface CachePricing {
+  /** Base input price in USD per million tokens. Default 3. */
+  inputPricePerMTok?: number;
+  /** Cache write multiplier. Default 1.25 (5-minute TTL; 2 for 1 hour). */
+  writeMultiplier?: number;
+  /** Cache read multiplier. Default 0.1. */
+  readMultiplier?: number;
+}
+
+export interface RequestCacheCost {
+  tokens: number;
+  readTokens: number;
+  writeTokens: number;
+  costUsd: number;
+}
+
+export interface CacheSimulation {
+  requests: RequestCacheCost[];
+  totalTokens: number;
+  readTokens: number;
+  writeTokens: number;
+  costUsd: number;
+  /** The same requests without caching, at the base price. */
+  uncachedCostUsd: number;
+  /** readTokens / totalTokens (0 for no tokens). */
+  readShare: number;
+}
+
+export function simulatePromptCache(requests: ReadonlyArray<readonly PromptSegment[]>, pricing: CachePricing = {}): CacheSimulation {
+  const perToken = (pricing.inputPricePerMTok ?? 3) / 1_000_000;
+  const write = pricing.writeMultiplier ?? 1.25;
+  const read = pricing.readMultiplier ?? 0.1;
+  let previous: readonly PromptSegment[] = [];
+  const costs = requests.map((segments) => {
+    const shared = sharedPrefixLength(previous, segments);
+    previous = segments;
+    const tokens = sum(segments);
+    const readTokens = sum(segments.slice(0, shared));
+    const writeTokens = tokens - readTokens;
+    return { tokens, readTokens, writeTokens, costUsd: (readTokens * read + writeTokens * write) * perToken };
+  });
+  const totalTokens = costs.reduce((n, c) => n + c.tokens, 0);
+  const readTokens = costs.reduce((n, c) => n + c.readTokens, 0);
+  return {
+    requests: costs,
+    totalTokens,
+    readTokens,
+    writeTokens: totalTokens - readTokens,
+    costUsd: costs.reduce((n, c) => n + c.costUsd, 0),
+    uncachedCostUsd: totalTokens * perToken,
+    readShare: totalTokens === 0 ? 0 : readTokens / totalTokens,
+  };
+}
+
+/** One segment per message (fingerprint + estimated tokens), optionally after a fixed system/tools segment. */
+export function messageSegments(messages: readonly Message[], opts: EstimateOptions = {}, prefix?: PromptSegment): PromptSegment[] {
+  const perMessage = { ...opts, system: undefined, tools: undefined };
+  const segments = messages.map((m) => ({ fingerprint: fingerprintMessage(m), tokens: estimateTokens([m], perMessage) }));
+  return prefix ? [prefix, ...segments] : segments;
+}
+
+/**
+ * Whether clearing now pays for itself before the run ends (research §6): every later request
+ * reads freedTokens fewer at the read price, against rewriting the suffix after the first changed
+ * block once at the write price instead of reading it.
+ */
+export function clearingPaysOff(input: { freedTokens: number; rewrittenTokens: number; remainingRequests: number }, pricing: CachePricing = {}): boolean {
+  const write = pricing.writeMultiplier ?? 1.25;
+  const read = pricing.readMultiplier ?? 0.1;
+  return read * input.freedTokens * input.remainingRequests > (write - read) * input.rewrittenTokens;
+}
+
+function sharedPrefixLength(a: readonly PromptSegment[], b: readonly PromptSegment[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i]!.fingerprint === b[i]!.fingerprint) i++;
+  return i;
+}
+
+function sum(segments: readonly PromptSegment[]): number {
+  return segments.reduce((n, s) => n + s.tokens, 0);
+}

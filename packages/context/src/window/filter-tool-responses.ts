@@ -1,0 +1,87 @@
+import type { ContentBlock, Message } from "../messages.js";
+import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.js";
+
+// Seed 004 Layer 0, one step: stub a share of the tool results, middle first. Unlike the reference
+// loop (which deleted whole tool_result messages and orphaned their tool_use), a removed result keeps
+// its block — same tool_use_id, same place, same is_error — and only its content becomes a stub, so
+// the conversation stays valid for the API at every level.
+
+export interface RemovalOptions {
+  /** Stored sequence number of each message (parallel to messages), named in the stubs. */
+  seqs?: readonly (number | undefined)[];
+  /** tool_use_ids removed by earlier compactions: always stubbed, so removal is monotone. */
+  frozen?: ReadonlySet<string> | readonly string[];
+}
+
+export interface RemovalResult {
+  messages: Message[];
+  /** tool_use_ids stubbed by this step's percentage, in removal order (middle first). */
+  removed: string[];
+  /** Every tool_use_id whose result is a stub in the output: pass it back as `frozen` next time. */
+  stubbed: string[];
+}
+
+/** One middle-out removal step; see removeToolResponses for the details. Never mutates the input. */
+export function filterToolResponses(messages: readonly Message[], removePercent: number, options: RemovalOptions = {}): Message[] {
+  return removeToolResponses(messages, removePercent, options).messages;
+}
+
+/**
+ * Of the live (not yet stubbed, not frozen) tool result blocks — parallel results counted one by
+ * one — stubs max(1, ⌊n·p/100⌋) (none at 0%), alternating just below and just above the middle so
+ * the first and the most recent results go last. Frozen ids are stubbed at every level.
+ */
+export function removeToolResponses(messages: readonly Message[], removePercent: number, options: RemovalOptions = {}): RemovalResult {
+  if (!Number.isFinite(removePercent)) throw new RangeError(`removePercent must be a number, got ${removePercent}`);
+  const frozen = new Set(options.frozen ?? []);
+  const locations = resultLocations(messages);
+  const live = locations.filter((l) => !l.stubbed && !frozen.has(l.id));
+  const count = removalCount(live.length, removePercent);
+  const removed = middleOutOrder(live.length).slice(0, count).map((i) => live[i]!.id);
+
+  const toStub = new Set([...removed, ...locations.filter((l) => !l.stubbed && frozen.has(l.id)).map((l) => l.id)]);
+  const uses = indexToolUses(messages);
+  const out = messages.map((message, i) => {
+    if (typeof message.content === "string" || !message.content.some((b) => b.type === "tool_result" && toStub.has(b.tool_use_id))) return message;
+    const content = message.content.map((block): ContentBlock =>
+      block.type === "tool_result" && toStub.has(block.tool_use_id)
+        ? stubResult({ block, use: uses.get(block.tool_use_id), seq: options.seqs?.[i] })
+        : block,
+    );
+    return { ...message, content };
+  });
+  const stubbed = locations.filter((l) => l.stubbed || toStub.has(l.id)).map((l) => l.id);
+  return { messages: out, removed, stubbed };
+}
+
+/** How many of n results a percentage removes: none at 0, at least one above 0, all at 100. */
+export function removalCount(n: number, removePercent: number): number {
+  if (n === 0 || removePercent <= 0) return 0;
+  if (removePercent >= 100) return n;
+  return Math.min(n, Math.max(1, Math.floor((n * removePercent) / 100)));
+}
+
+/**
+ * Positions 0..n-1 in removal order: nearest to the centre first, the lower one first on a tie
+ * (n = 4: 1, 2, 0, 3; n = 5: 2, 1, 3, 0, 4). The first result and the newest always come last.
+ */
+export function middleOutOrder(n: number): number[] {
+  const distance = (i: number): number => Math.abs(2 * i - (n - 1));
+  return Array.from({ length: n }, (_, i) => i).sort((a, b) => distance(a) - distance(b) || a - b);
+}
+
+interface ResultLocation {
+  id: string;
+  stubbed: boolean;
+}
+
+function resultLocations(messages: readonly Message[]): ResultLocation[] {
+  const found: ResultLocation[] = [];
+  for (const message of messages) {
+    if (message.role !== "user" || typeof message.content === "string") continue;
+    for (const block of message.content) {
+      if (block.type === "tool_result") found.push({ id: block.tool_use_id, stubbed: isStubbedResult(block) });
+    }
+  }
+  return found;
+}
