@@ -132,15 +132,48 @@ describe("AnthropicModel retries", () => {
     expect(response.message.content).toEqual([{ type: "text", text: "recovered" }]);
   });
 
-  it("retries an overloaded_error that arrives mid-stream", async () => {
+  it.each([
+    ["overloaded_error", 529],
+    ["api_error", 500],
+  ])("retries a %s that arrives mid-stream", async (type, status) => {
     const { model } = await setup([
-      { content: "partial answer that will be void", streamError: { afterEvents: 4, type: "overloaded_error", message: "Overloaded" } },
+      { content: "partial answer that will be void", streamError: { afterEvents: 4, type, message: "try later" } },
       { content: "second try" },
     ]);
     const seen = collect();
     const response = await model.complete(request(), seen.onEvent);
-    expect(seen.events).toContainEqual(expect.objectContaining({ type: "retry", status: 529 }));
+    expect(seen.events).toContainEqual(expect.objectContaining({ type: "retry", status }));
     expect(response.message.content).toEqual([{ type: "text", text: "second try" }]);
+  });
+
+  it("does not retry an invalid_request_error that arrives mid-stream", async () => {
+    const { model, server } = await setup([
+      { content: "partial", streamError: { afterEvents: 3, type: "invalid_request_error", message: "bad input" } },
+      { content: "never" },
+    ]);
+    await expect(model.complete(request())).rejects.toMatchObject({ status: 400, message: expect.stringContaining("bad input") });
+    expect(server.messageRequests()).toHaveLength(1);
+  });
+
+  it("treats a stalled stream as dropped and retries it", async () => {
+    fake = await startFakeAnthropic({ replies: [{ content: "slow slow slow", chunkSize: 2, eventDelayMs: 400 }, { content: "fast" }] });
+    const model = new AnthropicModel({ apiKey: "sk-test", baseURL: fake.url, retry: fastRetry(), streamIdleTimeoutMs: 80 });
+    const seen = collect();
+    const response = await model.complete(request(), seen.onEvent);
+    expect(seen.events).toContainEqual(expect.objectContaining({ type: "retry", status: null, reason: expect.stringContaining("no stream event") }));
+    expect(response.message.content).toEqual([{ type: "text", text: "fast" }]);
+  });
+
+  it("retries when the server cannot be reached", async () => {
+    fake = await startFakeAnthropic({ replies: [] });
+    const url = fake.url;
+    await fake.close();
+    fake = undefined;
+    const model = new AnthropicModel({ apiKey: "sk-test", baseURL: url, retry: fastRetry({ maxAttempts: 2 }) });
+    const seen = collect();
+    const error = await model.complete(request(), seen.onEvent).catch((e: unknown) => e);
+    expect(seen.events).toEqual([expect.objectContaining({ type: "retry", status: null, reason: expect.stringContaining("connection error") })]);
+    expect(error).toMatchObject({ status: null, message: expect.stringContaining("gave up after 2 attempts") });
   });
 
   it("retries the whole request after a mid-stream disconnect without duplicating text", async () => {

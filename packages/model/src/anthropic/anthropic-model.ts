@@ -3,7 +3,9 @@ import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthr
 import type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent } from "@hatloop/core";
 import { costOf } from "../pricing.js";
 import { abortedError, DEFAULT_RETRY_OPTIONS, type RetryOptions, withRetries } from "../retry/with-retries.js";
+import { ApiFailure } from "../retry/api-failure.js";
 import { toApiFailure } from "./classify-error.js";
+import { IdleWatchdog } from "./idle-watchdog.js";
 import { toCountParams, toCreateParams } from "./request-params.js";
 import { ResponseAccumulator } from "./response-accumulator.js";
 
@@ -12,8 +14,10 @@ export interface AnthropicModelOptions {
   apiKey?: string;
   /** Defaults to ANTHROPIC_BASE_URL, then https://api.anthropic.com. */
   baseURL?: string;
-  /** Per-attempt timeout; the SDK default (10 minutes) otherwise. */
+  /** Timeout for the response headers of one attempt; the SDK default (10 minutes) otherwise. */
   timeoutMs?: number;
+  /** A stream silent this long (not even a ping) is treated as dropped and retried. Default 120 s. */
+  streamIdleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   retry?: Partial<RetryOptions>;
 }
@@ -22,6 +26,7 @@ export interface AnthropicModelOptions {
 export class AnthropicModel implements ModelPort {
   private readonly client: Anthropic;
   private readonly retry: RetryOptions;
+  private readonly streamIdleTimeoutMs: number;
 
   constructor(options: AnthropicModelOptions = {}) {
     // maxRetries 0: the SDK would otherwise retry silently; ours reports every wait as an event.
@@ -33,6 +38,7 @@ export class AnthropicModel implements ModelPort {
       maxRetries: 0,
     });
     this.retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
+    this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? 120_000;
   }
 
   complete(request: ModelRequest, onEvent?: (event: ModelStreamEvent) => void): Promise<ModelResponse> {
@@ -62,13 +68,17 @@ export class AnthropicModel implements ModelPort {
     request: ModelRequest,
     onEvent: ((event: ModelStreamEvent) => void) | undefined,
   ): Promise<ModelResponse> {
+    // Our own controller lets the idle watchdog end this attempt without aborting the caller's signal.
+    const attemptController = new AbortController();
+    const signal = request.signal ? AbortSignal.any([request.signal, attemptController.signal]) : attemptController.signal;
     let stream: AsyncIterable<RawMessageStreamEvent> & { controller: AbortController };
     try {
-      stream = await this.client.messages.create(params, { signal: request.signal });
+      stream = await this.client.messages.create(params, { signal });
     } catch (error) {
       throw toApiFailure(error, "request");
     }
     const accumulator = new ResponseAccumulator(onEvent);
+    const watchdog = new IdleWatchdog(this.streamIdleTimeoutMs, () => attemptController.abort());
     const events = stream[Symbol.asyncIterator]();
     try {
       for (;;) {
@@ -76,17 +86,20 @@ export class AnthropicModel implements ModelPort {
         try {
           next = await events.next();
         } catch (error) {
-          throw toApiFailure(error, "stream");
+          throw watchdog.fired ? idleFailure(this.streamIdleTimeoutMs) : toApiFailure(error, "stream");
         }
         if (next.done) break;
+        watchdog.reset();
         accumulator.apply(next.value);
       }
     } finally {
+      watchdog.stop();
       // Ends the HTTP request if we leave early (a listener threw, a failure); a no-op when done.
       stream.controller.abort();
     }
-    // The SDK ends the iteration quietly on abort; without this check a cut-off response would look complete.
+    // The SDK ends the iteration quietly on abort; without these checks a cut-off response would look complete.
     if (request.signal?.aborted) throw abortedError();
+    if (watchdog.fired) throw idleFailure(this.streamIdleTimeoutMs);
     const response = accumulator.finish();
     return {
       message: response.message,
@@ -96,4 +109,8 @@ export class AnthropicModel implements ModelPort {
       model: response.model || request.model,
     };
   }
+}
+
+function idleFailure(idleMs: number): ApiFailure {
+  return new ApiFailure(`no stream event for ${idleMs} ms, connection presumed dead`, null, true);
 }
