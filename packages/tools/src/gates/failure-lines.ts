@@ -62,6 +62,7 @@ export function normaliseFailureLine(line: string): string {
       .replace(/(\.[A-Za-z][\w]*)(?::\d+){1,2}\b/g, "$1")
       .replace(/(\.[A-Za-z][\w]*)\(\d+(?:,\d+)?\)/g, "$1")
       .replace(/\bline \d+/gi, "line N")
+      .replace(/^\s*\d+:\d+\s+/, "") // eslint's leading "12:5"
       // Durations: (12ms), 1.5s, duration_ms: 3.2, [0.01 sec].
       .replace(/duration_ms:?\s*[\d.]+/g, "duration_ms")
       .replace(/[([]?\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|m|min)\b[)\]]?/g, "")
@@ -72,6 +73,7 @@ export function normaliseFailureLine(line: string): string {
       .replace(/^(\s*not ok)\s+\d+/, "$1")
       .replace(new RegExp(`\\b\\d+\\s+(${COUNTED_WORDS})\\b`, "gi"), "N $1")
       .replace(new RegExp(`\\b(${COUNTED_WORDS})\\s*([:=]?)\\s*\\d+\\b`, "gi"), "$1$2 N")
+      .replace(/\(\d+\)/g, "(N)") // totals such as "| 3 passed (4)"
       .replace(/\s+/g, " ")
       .trim()
       .slice(0, MAX_LINE_CHARS)

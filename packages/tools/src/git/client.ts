@@ -5,17 +5,14 @@ export interface GitClientOptions {
   signal?: AbortSignal;
   /** Extra `-c key=value` settings for every command of this client. */
   config?: string[];
-  /** Replaces the child environment (simple-git's default is process.env). */
-  env?: Record<string, string>;
 }
 
 export function gitAt(dir: string, options: GitClientOptions = {}): SimpleGit {
-  const git = simpleGit({
+  return simpleGit({
     baseDir: dir,
     config: ["core.quotePath=false", ...(options.config ?? [])],
     ...(options.signal ? { abort: options.signal } : {}),
   });
-  return options.env ? git.env(options.env) : git;
 }
 
 /** The first meaningful line of a git failure ("fatal: ..."), for one-line error messages. */

@@ -1,3 +1,4 @@
+import { execa } from "execa";
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -79,12 +80,12 @@ async function diffWorkingTreeAgainst(dir: string, baseCommit: string): Promise<
   try {
     // Starting from a copy keeps git's stat cache, so unchanged files are not re-hashed.
     await copyFile(realIndex, index).catch(() => undefined);
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    env.GIT_INDEX_FILE = index;
-    const scratchGit = gitAt(dir, { env });
-    await scratchGit.raw(["add", "--all"]);
-    const diff = (format: string) => scratchGit.raw(["diff", "--cached", "--no-renames", "-z", format, baseCommit, "--"]);
+    // execa rather than simple-git here: simple-git refuses any custom environment that holds
+    // common variables (EDITOR, PAGER, GIT_CONFIG_GLOBAL ...), and the user's must pass through.
+    const scratchGit = async (args: string[]) =>
+      (await execa("git", args, { cwd: dir, env: { GIT_INDEX_FILE: index }, stdin: "ignore", stripFinalNewline: false })).stdout;
+    await scratchGit(["add", "--all"]);
+    const diff = (format: string) => scratchGit(["diff", "--cached", "--no-renames", "-z", format, baseCommit, "--"]);
     const [nameStatus, numstat] = await Promise.all([diff("--name-status"), diff("--numstat")]);
     return { nameStatus, numstat };
   } finally {

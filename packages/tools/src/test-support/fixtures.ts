@@ -56,7 +56,10 @@ export function tempRepo(files: Record<string, string> = { "README.md": "# demo\
 
 const noGates: GateReport = { passed: true, checks: [] };
 
-export function toolContext(worktree: string, overrides: Partial<ToolContext> & { services?: Partial<ToolServices> } = {}): ToolContext {
+export function toolContext(
+  worktree: string,
+  overrides: Omit<Partial<ToolContext>, "services"> & { services?: Partial<ToolServices> } = {},
+): ToolContext {
   const { services, ...rest } = overrides;
   return {
     worktree,

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { tempDir, writeFiles } from "../test-support/fixtures.js";
+import { formatGateReport } from "./format-report.js";
+import { runGates, takeBaseline, type GateBaseline } from "./run-gates.js";
+
+const testFile = (body: string) =>
+  `import { test } from "node:test";\nimport assert from "node:assert/strict";\n${body}\n`;
+
+const ADD_OK = 'test("adds", () => assert.equal(1 + 1, 2));';
+const ADD_BROKEN = 'test("adds", () => assert.equal(1 + 1, 3));';
+const SUB_OK = 'test("subtracts", () => assert.equal(3 - 1, 2));';
+const SUB_BROKEN = 'test("subtracts", () => assert.equal(3 - 1, 5));';
+
+function nodeProject(body: string): string {
+  const dir = tempDir();
+  writeFiles(dir, { "math.test.mjs": testFile(body) });
+  return dir;
+}
+
+const commands = { test: "node --test" };
+
+describe("runGates", () => {
+  it("fails on a failing node --test project, then passes once it is fixed", async () => {
+    const dir = nodeProject(`${ADD_OK}\n${SUB_BROKEN}`);
+    const failing = await runGates({ dir, commands, timeoutMs: 20_000 });
+    expect(failing.passed).toBe(false);
+    expect(failing.checks).toHaveLength(1);
+    expect(failing.checks[0]).toMatchObject({ name: "test", command: "node --test", exitCode: 1, passed: false, acceptable: false });
+    expect(failing.checks[0]!.newFailures).toContain("not ok - subtracts");
+    expect(failing.checks[0]!.output).toContain("not ok 2 - subtracts");
+
+    writeFiles(dir, { "math.test.mjs": testFile(`${ADD_OK}\n${SUB_OK}`) });
+    const passing = await runGates({ dir, commands, timeoutMs: 20_000 });
+    expect(passing.passed).toBe(true);
+    expect(passing.checks[0]).toMatchObject({ passed: true, acceptable: true, exitCode: 0, newFailures: [] });
+  });
+
+  it("accepts a failure that existed before the session, and blocks a new one", async () => {
+    const dir = nodeProject(`${ADD_OK}\n${SUB_BROKEN}`);
+    const baseline = await takeBaseline({ dir, commands, timeoutMs: 20_000 });
+    expect(baseline.checks.test).toMatchObject({ command: "node --test", passed: false });
+    const stored = JSON.parse(JSON.stringify(baseline)) as GateBaseline;
+
+    const same = await runGates({ dir, commands, timeoutMs: 20_000, baseline: stored });
+    expect(same.passed).toBe(true);
+    expect(same.checks[0]).toMatchObject({ passed: false, acceptable: true, newFailures: [] });
+    expect(formatGateReport(same)).toMatch(/^QUALITY_PASSED: test failed before this session too, with no new failures \(accepted\)/);
+
+    writeFiles(dir, { "math.test.mjs": testFile(`${ADD_BROKEN}\n${SUB_BROKEN}`) });
+    const worse = await runGates({ dir, commands, timeoutMs: 20_000, baseline: stored });
+    expect(worse.passed).toBe(false);
+    expect(worse.checks[0]!.acceptable).toBe(false);
+    expect(worse.checks[0]!.newFailures).toContain("not ok - adds");
+    expect(worse.checks[0]!.newFailures).not.toContain("not ok - subtracts");
+  });
+
+  it("ignores a baseline taken with a different command", async () => {
+    const dir = nodeProject(SUB_BROKEN);
+    const baseline = await takeBaseline({ dir, commands: { test: "node --test ." }, timeoutMs: 20_000 });
+    const report = await runGates({ dir, commands, timeoutMs: 20_000, baseline });
+    expect(report.passed).toBe(false);
+  });
+
+  it("times out a hanging check, kills it and blocks", async () => {
+    const dir = tempDir();
+    const started = Date.now();
+    const report = await runGates({ dir, commands: { build: "sleep 29.41", lint: "true" }, timeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(report.passed).toBe(false);
+    expect(report.checks.map((c) => [c.name, c.passed, c.timedOut])).toEqual([
+      ["lint", true, false],
+      ["build", false, true],
+    ]);
+    expect(formatGateReport(report)).toContain("## BUILD FAILED: `sleep 29.41` (timed out; the process tree was killed)");
+  });
+
+  it("skips missing commands, which is not a failure", async () => {
+    const report = await runGates({ dir: tempDir(), commands: {}, timeoutMs: 1_000 });
+    expect(report).toEqual({ passed: true, checks: [] });
+  });
+
+  it("rejects when aborted", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    await expect(
+      runGates({ dir: tempDir(), commands: { test: "sleep 29.42" }, timeoutMs: 20_000, signal: controller.signal }),
+    ).rejects.toThrow("the quality gates were aborted");
+  });
+});

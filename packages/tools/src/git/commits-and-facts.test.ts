@@ -1,0 +1,115 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { git, isolateGit, tempRepo, writeFiles } from "../test-support/fixtures.js";
+import { commitAll, hasChangesSince, headCommit, resetTo } from "./commits.js";
+import { gitFacts } from "./facts.js";
+
+beforeAll(isolateGit);
+
+describe("commitAll", () => {
+  it("stages new, changed and deleted files and returns the new sha", async () => {
+    const repo = tempRepo({ "a.txt": "a\n", "gone.txt": "g\n" });
+    const before = await headCommit(repo);
+    writeFiles(repo, { "a.txt": "a2\n", "new/b.txt": "b\n" });
+    rmSync(path.join(repo, "gone.txt"));
+    const sha = await commitAll(repo, "checkpoint 1");
+    expect(sha).not.toBe(before);
+    expect(sha).toBe(git(repo, "rev-parse", "HEAD"));
+    expect(git(repo, "log", "-1", "--format=%s")).toBe("checkpoint 1");
+    expect(git(repo, "status", "--porcelain")).toBe("");
+    expect(git(repo, "show", "--name-status", "--format=", "HEAD").split("\n").sort()).toEqual(["A\tnew/b.txt", "D\tgone.txt", "M\ta.txt"]);
+  });
+
+  it("returns HEAD when nothing changed", async () => {
+    const repo = tempRepo();
+    const head = await headCommit(repo);
+    expect(await commitAll(repo, "nothing")).toBe(head);
+    expect(git(repo, "rev-list", "--count", "HEAD")).toBe("1");
+  });
+
+  describe("without a configured identity", () => {
+    let saved: NodeJS.ProcessEnv = {};
+    beforeEach(() => {
+      saved = { ...process.env };
+    });
+    afterEach(() => {
+      Object.assign(process.env, saved);
+    });
+
+    it("commits as hatloop <hatloop@localhost>, ignoring hooks", async () => {
+      const repo = tempRepo();
+      for (const key of ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"]) delete process.env[key];
+      writeFileSync(path.join(repo, ".git/hooks/pre-commit"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+      writeFiles(repo, { "x.txt": "x" });
+      await commitAll(repo, "checkpoint");
+      expect(git(repo, "log", "-1", "--format=%an <%ae> / %cn <%ce>")).toBe("hatloop <hatloop@localhost> / hatloop <hatloop@localhost>");
+    });
+  });
+});
+
+describe("hasChangesSince and resetTo", () => {
+  it("detects edits, untracked files and a moved HEAD, and resets them away", async () => {
+    const repo = tempRepo({ "a.txt": "a\n", ".gitignore": "cache/\n" });
+    const base = await headCommit(repo);
+    expect(await hasChangesSince(repo, base)).toBe(false);
+
+    writeFiles(repo, { "untracked.txt": "u" });
+    expect(await hasChangesSince(repo, base)).toBe(true);
+    rmSync(path.join(repo, "untracked.txt"));
+
+    writeFiles(repo, { "a.txt": "edited\n" });
+    expect(await hasChangesSince(repo, base)).toBe(true);
+    await commitAll(repo, "move head");
+    expect(await hasChangesSince(repo, base)).toBe(true);
+
+    writeFiles(repo, { "a.txt": "dirty\n", "stray/new.txt": "n", "cache/keep.bin": "k" });
+    await resetTo(repo, base);
+    expect(await headCommit(repo)).toBe(base);
+    expect(readFileSync(path.join(repo, "a.txt"), "utf8")).toBe("a\n");
+    expect(existsSync(path.join(repo, "stray"))).toBe(false);
+    expect(existsSync(path.join(repo, "cache/keep.bin"))).toBe(true); // ignored files are left alone
+    expect(await hasChangesSince(repo, base)).toBe(false);
+    await expect(resetTo(repo, "0000000000000000000000000000000000000000")).rejects.toThrow(/unknown commit/);
+  });
+});
+
+describe("gitFacts", () => {
+  it("compares committed, uncommitted and untracked work with the base commit", async () => {
+    const repo = tempRepo({ "keep.txt": "k\n", "mod.txt": "one\ntwo\n", "del.txt": "d\n", "later.txt": "l\n" });
+    const base = await headCommit(repo);
+    writeFiles(repo, { "mod.txt": "one\nTWO\nthree\n", "committed-new.txt": "c\n" });
+    await commitAll(repo, "first step");
+    writeFiles(repo, { "committed-new.txt": "c\nc2\n" });
+    await commitAll(repo, "second step");
+    // Uncommitted: a deletion, a staged edit, an untracked file in a new directory.
+    rmSync(path.join(repo, "del.txt"));
+    writeFiles(repo, { "later.txt": "l2\n", "untracked.txt": "u\n", "scratch/notes.md": "n\n" });
+    git(repo, "add", "later.txt");
+    const indexBefore = git(repo, "status", "--porcelain");
+
+    const facts = await gitFacts(repo, base);
+    expect(facts.branch).toBe("main");
+    expect(facts.headCommit).toBe(git(repo, "rev-parse", "HEAD"));
+    expect(facts.modifiedFiles).toEqual(["later.txt", "mod.txt"]);
+    expect(facts.createdFiles).toEqual(["committed-new.txt", "scratch/notes.md", "untracked.txt"]);
+    expect(facts.deletedFiles).toEqual(["del.txt"]);
+    expect(facts.diffstat).toEqual({ files: 6, insertions: 7, deletions: 3 });
+    expect(facts.commits.map((c) => c.subject)).toEqual(["first step", "second step"]);
+    expect(facts.commits[0]!.sha).toMatch(/^[0-9a-f]{40}$/);
+    // The user's index is untouched.
+    expect(git(repo, "status", "--porcelain")).toBe(indexBefore);
+  });
+
+  it("reports nothing for an unchanged tree", async () => {
+    const repo = tempRepo();
+    const base = await headCommit(repo);
+    expect(await gitFacts(repo, base)).toMatchObject({
+      modifiedFiles: [],
+      createdFiles: [],
+      deletedFiles: [],
+      diffstat: { files: 0, insertions: 0, deletions: 0 },
+      commits: [],
+    });
+  });
+});
