@@ -1,0 +1,76 @@
+import type { Message } from "../messages.js";
+import type { DecisionRecord } from "../memory/index.js";
+
+// What buildHandoff is given. Git facts come from the repository (the caller runs git), never from
+// the model; the time is passed in so that the build is a pure, repeatable function.
+
+export type ChecklistEntryStatus = "pending" | "in_progress" | "done" | "failed" | "skipped";
+
+export interface ChecklistEntry {
+  id?: string;
+  description: string;
+  status: ChecklistEntryStatus;
+  /** Why it failed or was skipped. */
+  reason?: string | null;
+}
+
+export interface GitFacts {
+  branch: string;
+  headCommit: string;
+  modifiedFiles: readonly string[];
+  createdFiles: readonly string[];
+  deletedFiles?: readonly string[];
+  diffstat?: {
+    filesChanged: number;
+    insertions: number;
+    deletions: number;
+    files?: ReadonlyArray<{ path: string; insertions: number; deletions: number }>;
+  } | null;
+  /** Commits made on the task branch, oldest first. */
+  commits?: ReadonlyArray<{ sha: string; subject: string }>;
+}
+
+/** Structurally the same as core's Usage and Budgets, so a session record can be passed as is. */
+export interface UsageInput {
+  iteration: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+  runtimeMs: number;
+  contextTokens: number;
+  contextWindow: number;
+  budgets?: {
+    maxIterations: number | null;
+    maxTokens: number | null;
+    maxCostUsd: number | null;
+    maxRuntimeMs: number | null;
+  };
+}
+
+export interface FailureInput {
+  lastError: string;
+  failedAt?: string | null;
+  recoveryHint?: string | null;
+}
+
+export interface HandoffInputs {
+  /** ISO time of the handoff. */
+  generatedAt: string;
+  task: { title: string };
+  hat: string;
+  checklist?: readonly ChecklistEntry[];
+  /** The scratchpad markdown (see parseScratchpad). */
+  scratchpad?: string;
+  git: GitFacts;
+  /** The messages of the live context (or the latest iterations). */
+  messages?: readonly Message[];
+  /** The running decisions set; scratchpad and extracted decisions are merged into it. */
+  decisions?: readonly DecisionRecord[];
+  /** The running open items; those found in recent assistant text are merged into it. */
+  openItems?: readonly string[];
+  learnings?: readonly string[];
+  usage?: UsageInput | null;
+  failure?: FailureInput | null;
+}

@@ -1,0 +1,78 @@
+import { MARKERS } from "../markers.js";
+import type { Handoff } from "./types.js";
+
+// The pieces of a resume packet. List sections can be shortened one item at a time by the budget
+// loop in resume-packet.ts; their order in TRIM_ORDER says which loses items first.
+
+export type ListSection = "openItems" | "files" | "decisions" | "remaining" | "blockers";
+
+/** Lowest priority first: open items go before files, files before decisions, and so on. */
+export const TRIM_ORDER: readonly ListSection[] = ["openItems", "files", "decisions", "remaining", "blockers"];
+
+export const DEFAULT_LIMITS: Readonly<Record<ListSection, number>> = {
+  openItems: 5,
+  files: 20,
+  decisions: 10,
+  remaining: 15,
+  blockers: 6,
+};
+
+const TITLES: Readonly<Record<ListSection, string>> = {
+  openItems: "Open items",
+  files: "Modified files",
+  decisions: "Key decisions",
+  remaining: "Remaining",
+  blockers: "Blockers",
+};
+
+/** Newest kept when shortened (decisions); otherwise the first ones (plan order, paths). */
+const KEEP_NEWEST: ReadonlySet<ListSection> = new Set(["decisions"]);
+
+const MARKER_VALUES: readonly string[] = Object.values(MARKERS);
+
+/** One line, without any line that starts with an injected-text marker, at most `max` chars. */
+export function clean(text: string, max: number): string {
+  const kept = text
+    .split(/\r?\n/)
+    .filter((line) => !MARKER_VALUES.some((m) => line.trimStart().startsWith(m)))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return kept.length <= max ? kept : `${kept.slice(0, max - 1).trimEnd()}…`;
+}
+
+export function listItems(h: Handoff, section: ListSection): string[] {
+  switch (section) {
+    case "openItems":
+      return h.open_items;
+    case "files":
+      return [
+        ...h.modified_files,
+        ...h.created_files.map((f) => `${f} (new)`),
+        ...h.deleted_files.map((f) => `${f} (deleted)`),
+      ];
+    case "decisions":
+      return h.key_decisions;
+    case "remaining":
+      return h.remaining_items;
+    case "blockers":
+      return h.blocking_issues;
+  }
+}
+
+/** The section's lines with `shown` items; a count line when some or all were left out. */
+export function renderList(section: ListSection, items: readonly string[], shown: number, itemChars: number): string[] {
+  const cleaned = items.map((item) => clean(item, itemChars)).filter((item) => item.length > 0);
+  if (cleaned.length === 0) return [];
+  const count = Math.min(shown, cleaned.length);
+  const picked = KEEP_NEWEST.has(section) ? cleaned.slice(cleaned.length - count) : cleaned.slice(0, count);
+  const omitted = cleaned.length - picked.length;
+  if (picked.length === 0) return [`**${TITLES[section]}**: ${cleaned.length} (not listed)`];
+  const more = omitted > 0 ? [`- (+${omitted} more${KEEP_NEWEST.has(section) ? ", older" : ""})`] : [];
+  return [`**${TITLES[section]}**:`, ...picked.map((item) => `- ${item}`), ...more];
+}
+
+export function recallNote(options: { storedMessages?: number; recallTool: string }): string {
+  const stored = options.storedMessages === undefined ? "" : ` (${options.storedMessages} messages)`;
+  return `Older history is stored verbatim${stored} and searchable: call \`${options.recallTool}\` with keywords (a file, an error, a decision) to bring back earlier messages.`;
+}

@@ -1,0 +1,96 @@
+import type { DecisionRecord, KeyExchange, ToolCallSummary, WorkingStatus } from "../memory/index.js";
+
+// The handoff: everything a person or a fresh session needs to pick the task up. It carries seed
+// 004's HandoffSummary fields, seed 001's working state, thread, open items, decisions and learnings,
+// and what git and the loop know (diffstat, commits, usage, failure). Field names are snake_case
+// because this is the persisted and served shape (JSON over HTTP, YAML in checkpoints).
+
+export const HANDOFF_SCHEMA = "hatloop/handoff";
+export const HANDOFF_SCHEMA_VERSION = 1;
+
+export interface HandoffWorking {
+  topic: string;
+  status: WorkingStatus;
+  interrupted: boolean;
+  next_action: string;
+  last_tool_call: ToolCallSummary | null;
+}
+
+export interface HandoffThread {
+  summary: string;
+  key_exchanges: KeyExchange[];
+}
+
+export interface DiffstatFile {
+  path: string;
+  insertions: number;
+  deletions: number;
+}
+
+export interface Diffstat {
+  files_changed: number;
+  insertions: number;
+  deletions: number;
+  files: DiffstatFile[];
+}
+
+export interface CommitSummary {
+  sha: string;
+  subject: string;
+}
+
+export interface BudgetsSnapshot {
+  max_iterations: number | null;
+  max_tokens: number | null;
+  max_cost_usd: number | null;
+  max_runtime_ms: number | null;
+}
+
+export interface UsageSnapshot {
+  iteration: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_usd: number;
+  runtime_ms: number;
+  context_tokens: number;
+  context_window: number;
+  budgets: BudgetsSnapshot;
+}
+
+export interface FailureContext {
+  last_error: string;
+  failed_at: string | null;
+  recovery_hint: string | null;
+}
+
+export interface Handoff {
+  schema: typeof HANDOFF_SCHEMA;
+  schema_version: typeof HANDOFF_SCHEMA_VERSION;
+  // seed 004 HandoffSummary
+  generated_at: string;
+  task_title: string;
+  current_hat: string;
+  branch: string;
+  head_commit: string;
+  completed_items: string[];
+  remaining_items: string[];
+  blocking_issues: string[];
+  modified_files: string[];
+  created_files: string[];
+  deleted_files: string[];
+  key_decisions: string[];
+  continuation_prompt: string;
+  // seed 001 checkpoint sections
+  working: HandoffWorking;
+  thread: HandoffThread;
+  open_items: string[];
+  decisions: DecisionRecord[];
+  learnings: string[];
+  // git and loop facts
+  diffstat: Diffstat | null;
+  commits: CommitSummary[];
+  usage: UsageSnapshot | null;
+  failure: FailureContext | null;
+}
