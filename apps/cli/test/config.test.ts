@@ -33,7 +33,7 @@ describe("config layers", () => {
     const { repo, env } = fixture();
     const { config, files } = loadConfig({ repoDir: repo, env });
     expect(files).toEqual([]);
-    expect(config).toMatchObject({ model: "claude-sonnet-4-5", maxIterations: 100, maxRuntime: 4 * 3_600_000, context: { warnPct: 80, compactPct: 90 }, checkpoint: { interval: 5, retain: 20 } });
+    expect(config).toMatchObject({ model: "claude-sonnet-5-5", maxIterations: 100, maxRuntime: 4 * 3_600_000, context: { warnPct: 80, compactPct: 90 }, checkpoint: { interval: 5, retain: 20 } });
   });
 
   it("applies flags > HATLOOP_* env > repo file > user file, key by key", () => {

@@ -29,10 +29,17 @@ export interface ImageBlock {
   cache_control?: CacheControl;
 }
 
+/** The model's thinking; must go back to the API exactly as received (the signature verifies it). */
 export interface ThinkingBlock {
   type: "thinking";
   thinking: string;
   signature: string;
+}
+
+/** Thinking the API encrypted; opaque, passed back unchanged. */
+export interface RedactedThinkingBlock {
+  type: "redacted_thinking";
+  data: string;
 }
 
 export interface CacheControl {
@@ -40,7 +47,7 @@ export interface CacheControl {
   ttl?: "5m" | "1h";
 }
 
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ImageBlock | ThinkingBlock;
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ImageBlock | ThinkingBlock | RedactedThinkingBlock;
 
 export interface Message {
   role: "user" | "assistant";

@@ -22,7 +22,10 @@ export const duration = z.union([
 
 export const contextConfigSchema = z
   .object({
-    /** Overrides the model's known context window. */
+    /**
+     * The working window the guard manages. Default: the model's window, capped at 200k tokens,
+     * because every token sent is paid for on every call; raise it for the 1M-token models.
+     */
     window: positiveInt.optional(),
     gaugePct: percent.default(70),
     warnPct: percent.default(80),
@@ -55,7 +58,7 @@ export const gatesConfigSchema = z
 
 export const configSchema = z
   .object({
-    model: z.string().min(1).default("claude-sonnet-4-5"),
+    model: z.string().min(1).default("claude-sonnet-5-5"),
     summaryModel: z.string().min(1).default("claude-haiku-4-5"),
     databaseUrl: z.string().min(1).optional(),
     hat: z.string().min(1).default("planner"),

@@ -23,3 +23,4 @@ export type * from "./loop/context-hook.js";
 export type { LoopState, SavedLoopState } from "./loop/state.js";
 export { Checkpointer, type FailureContext } from "./checkpoint/checkpointer.js";
 export { toContextRef, refSeqs, isContextRef, type ContextRef } from "./checkpoint/refs.js";
+export { createEventPersister, toLoopEvent, type EventPersister } from "./persist/event-persister.js";

@@ -31,15 +31,25 @@ describe("pricing", () => {
     expect(costOf("claude-haiku-4-5", { ...none, cacheWriteTokens: 2_000_000, cacheReadTokens: 10_000_000 })).toBeCloseTo(3.5, 10);
   });
 
-  it("prices unknown models as Sonnet and flags them", () => {
-    expect(priceOf("claude-opus-4-6")).toMatchObject({ known: false, inputPerMTok: 3, outputPerMTok: 15 });
-    expect(priceOf("gpt-9")).toMatchObject({ known: false, family: "claude-sonnet-4-5" });
-    expect(costOf("mystery-model", million)).toBeCloseTo(18, 10);
+  it("prices the current line-up as published, including Opus 5.5's cache-read price", () => {
+    expect(costOf("claude-sonnet-5-5", million)).toBeCloseTo(12, 10);
+    expect(costOf("sonnet", million)).toBeCloseTo(12, 10);
+    expect(priceOf("claude-sonnet-5")).toMatchObject({ family: "claude-sonnet-5", inputPerMTok: 2, cacheReadPerMTok: 0.2, cacheWritePerMTok: 2.5 });
+    expect(priceOf("claude-opus-5-5")).toMatchObject({ inputPerMTok: 4, outputPerMTok: 20, cacheReadPerMTok: 0.2, cacheWritePerMTok: 5 });
+    expect(priceOf("claude-opus-5")).toMatchObject({ family: "claude-opus-5", inputPerMTok: 5 });
+    expect(priceOf("claude-fable-5-1")).toMatchObject({ inputPerMTok: 10, outputPerMTok: 50 });
+  });
+
+  it("prices unknown models as the current Sonnet and flags them", () => {
+    expect(priceOf("claude-opus-4-6")).toMatchObject({ known: false, inputPerMTok: 2, outputPerMTok: 10 });
+    expect(priceOf("gpt-9")).toMatchObject({ known: false, family: "claude-sonnet-5-5" });
+    expect(costOf("mystery-model", million)).toBeCloseTo(12, 10);
     expect(priceOf("claude-sonnet-4-5").known).toBe(true);
   });
 
-  it("gives a 200k context window by default", () => {
+  it("knows each model's context window, 200k when unknown", () => {
     expect(contextWindowOf("claude-sonnet-4-5")).toBe(200_000);
+    expect(contextWindowOf("claude-sonnet-5-5")).toBe(1_000_000);
     expect(contextWindowOf("unknown")).toBe(200_000);
   });
 });

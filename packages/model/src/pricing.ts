@@ -1,7 +1,8 @@
 import type { Usage } from "@hatloop/core";
 
-// List prices in US dollars per million tokens. Cache writes are priced for the 5-minute TTL
-// (1.25x input) and cache reads at 0.1x input, as the API bills them.
+// List prices in US dollars per million tokens (platform.claude.com model pages, November 2026).
+// Cache writes are priced for the 5-minute TTL (1.25x input) and cache reads at 0.1x input, as the
+// API bills them, unless a model's page lists another read price.
 
 export interface ModelPrice {
   /** The table entry the model id matched, e.g. "claude-sonnet-4-5". */
@@ -21,12 +22,19 @@ interface PriceEntry {
   prefixes: string[];
   input: number;
   output: number;
+  /** When the published cache-read price is not 0.1x input. */
+  cacheRead?: number;
   contextWindow?: number;
 }
 
 const DEFAULT_CONTEXT_WINDOW = 200_000;
 
 const PRICE_TABLE: PriceEntry[] = [
+  { family: "claude-fable-5-1", prefixes: ["fable-5-1", "fable-5.1"], input: 10, output: 50, contextWindow: 1_000_000 },
+  { family: "claude-opus-5-5", prefixes: ["opus-5-5", "opus-5.5"], input: 4, output: 20, cacheRead: 0.2, contextWindow: 1_000_000 },
+  { family: "claude-opus-5", prefixes: ["opus-5", "opus-5-0"], input: 5, output: 25, contextWindow: 1_000_000 },
+  { family: "claude-sonnet-5-5", prefixes: ["sonnet-5-5", "sonnet-5.5"], input: 2, output: 10, contextWindow: 1_000_000 },
+  { family: "claude-sonnet-5", prefixes: ["sonnet-5", "sonnet-5-0"], input: 2, output: 10, contextWindow: 1_000_000 },
   { family: "claude-opus-4-5", prefixes: ["opus-4-5", "opus-4.5"], input: 5, output: 25 },
   { family: "claude-opus-4-1", prefixes: ["opus-4-1", "opus-4.1"], input: 15, output: 75 },
   { family: "claude-opus-4", prefixes: ["opus-4", "opus-4-0"], input: 15, output: 75 },
@@ -41,9 +49,9 @@ const PRICE_TABLE: PriceEntry[] = [
 ];
 
 // Bare aliases name the newest model of a tier.
-const ALIASES: Record<string, string> = { sonnet: "sonnet-4-5", opus: "opus-4-5", haiku: "haiku-4-5" };
+const ALIASES: Record<string, string> = { sonnet: "sonnet-5-5", opus: "opus-5-5", haiku: "haiku-4-5" };
 
-const FALLBACK = PRICE_TABLE.find((e) => e.family === "claude-sonnet-4-5") as PriceEntry;
+const FALLBACK = PRICE_TABLE.find((e) => e.family === "claude-sonnet-5-5") as PriceEntry;
 
 /** Lower-cases and strips provider prefixes ("anthropic/", "us.anthropic.") and "claude-". */
 function normalise(model: string): string {
@@ -72,8 +80,9 @@ export function priceOf(model: string): ModelPrice {
     inputPerMTok: chosen.input,
     outputPerMTok: chosen.output,
     cacheWritePerMTok: chosen.input * 1.25,
-    cacheReadPerMTok: chosen.input * 0.1,
-    contextWindow: chosen.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    cacheReadPerMTok: chosen.cacheRead ?? chosen.input * 0.1,
+    // An unknown model gets the conservative window: guessing too large would overflow it.
+    contextWindow: entry?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
     known: entry !== undefined,
   };
 }

@@ -2,9 +2,13 @@ import type { Command } from "commander";
 import { usageError } from "../errors.js";
 import { registerDb } from "./db.js";
 import { registerLs } from "./ls.js";
+import { registerDemo } from "./demo.js";
+import { registerRun } from "./run.js";
 import { registerShow } from "./show.js";
 
 export function registerCommands(program: Command): void {
+  registerRun(program);
+  registerDemo(program);
   registerLs(program);
   registerShow(program);
   registerDb(program);
@@ -14,12 +18,10 @@ export function registerCommands(program: Command): void {
 /** Commands of the design whose issues have not landed: registered, answering exit code 2. */
 function registerPending(program: Command): void {
   const pending: Array<[string, string]> = [
-    ["run", "start a task in a new worktree and run the loop"],
     ["resume", "continue a session from its latest checkpoint"],
     ["handoff", "print a session's handoff (md, json or yaml)"],
     ["watch", "follow a running session from another terminal"],
     ["logs", "print a session's events"],
-    ["demo", "run a complete scripted session offline"],
     ["serve", "serve sessions and handoffs over HTTP"],
   ];
   for (const [name, description] of pending) {

@@ -57,7 +57,7 @@ export type NewSession = Pick<
   SessionRecord,
   "id" | "task" | "title" | "repoPath" | "worktreePath" | "branch" | "baseCommit" | "inPlace" | "hat" | "model" | "budgets"
 > &
-  Partial<Pick<SessionRecord, "status" | "config" | "contextWindow" | "pid" | "startedAt">>;
+  Partial<Pick<SessionRecord, "status" | "config" | "contextWindow" | "pid" | "startedAt" | "gateBaseline">>;
 
 export type SessionPatch = Partial<
   Omit<SessionRecord, "id" | "createdAt" | "updatedAt" | "task" | "repoPath">

@@ -28,11 +28,11 @@ export function memoryStore(): Store & { data: { sessions: Map<string, SessionRe
       async create(s: NewSession) {
         const now = new Date();
         const record: SessionRecord = {
-          status: "pending", config: {}, contextWindow: 200_000, pid: null, startedAt: null,
+          status: "pending", config: {}, contextWindow: 200_000, pid: null, startedAt: null, gateBaseline: null,
           ...s,
           headCommit: null, stopReason: null, lastError: null, iteration: 0,
           usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-          costUsd: 0, runtimeMs: 0, contextTokens: 0, scratchpad: "", gateBaseline: null,
+          costUsd: 0, runtimeMs: 0, contextTokens: 0, scratchpad: "",
           createdAt: now, updatedAt: now, finishedAt: null, heartbeatAt: null,
         };
         sessions.set(s.id, record);

@@ -9,7 +9,7 @@ import type { CacheControl, ContentBlock, Message } from "@hatloop/context";
 export const MAX_CACHE_BREAKPOINTS = 4;
 export const EPHEMERAL: CacheControl = { type: "ephemeral" };
 
-type CacheableBlock = Exclude<ContentBlock, { type: "thinking" }>;
+type CacheableBlock = Exclude<ContentBlock, { type: "thinking" | "redacted_thinking" }>;
 
 export function withConversationBreakpoint(messages: Message[], budget: number): Message[] {
   const target = breakpointTarget(messages);
@@ -44,7 +44,7 @@ function breakpointTarget(messages: Message[]): { message: number; block: number
     for (let b = message.content.length - 1; b >= 0; b--) {
       const block = message.content[b] as ContentBlock;
       // The API rejects cache_control on empty text blocks, and thinking blocks cannot carry one.
-      if (block.type === "thinking" || (block.type === "text" && !block.text.trim())) continue;
+      if (block.type === "thinking" || block.type === "redacted_thinking" || (block.type === "text" && !block.text.trim())) continue;
       return { message: m, block: b };
     }
     return null;
@@ -53,7 +53,7 @@ function breakpointTarget(messages: Message[]): { message: number; block: number
 }
 
 function hasBreakpoint(block: ContentBlock): boolean {
-  return block.type !== "thinking" && block.cache_control !== undefined;
+  return block.type !== "thinking" && block.type !== "redacted_thinking" && block.cache_control !== undefined;
 }
 
 function marked(block: CacheableBlock): CacheableBlock {
@@ -61,7 +61,7 @@ function marked(block: CacheableBlock): CacheableBlock {
 }
 
 function unmarked(block: ContentBlock): ContentBlock {
-  if (block.type === "thinking") return block;
+  if (block.type === "thinking" || block.type === "redacted_thinking") return block;
   const { cache_control: _dropped, ...rest } = block;
   return rest;
 }

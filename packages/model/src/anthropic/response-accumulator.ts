@@ -9,6 +9,8 @@ import { ApiFailure } from "../retry/api-failure.js";
 
 type Building =
   | { kind: "text"; text: string }
+  | { kind: "thinking"; thinking: string; signature: string }
+  | { kind: "redacted"; data: string }
   | { kind: "tool"; id: string; name: string; json: string; input: unknown; complete: boolean };
 
 export interface AccumulatedResponse {
@@ -53,6 +55,10 @@ export class ResponseAccumulator {
         if (block.type === "text") {
           this.blocks.set(event.index, { kind: "text", text: block.text });
           if (block.text) this.onEvent?.({ type: "text_delta", text: block.text });
+        } else if (block.type === "thinking") {
+          this.blocks.set(event.index, { kind: "thinking", thinking: block.thinking, signature: block.signature });
+        } else if (block.type === "redacted_thinking") {
+          this.blocks.set(event.index, { kind: "redacted", data: block.data });
         } else if (block.type === "tool_use") {
           this.blocks.set(event.index, { kind: "tool", id: block.id, name: block.name, json: "", input: undefined, complete: false });
           this.onEvent?.({ type: "tool_use_start", id: block.id, name: block.name });
@@ -64,6 +70,10 @@ export class ResponseAccumulator {
         if (building?.kind === "text" && event.delta.type === "text_delta") {
           building.text += event.delta.text;
           this.onEvent?.({ type: "text_delta", text: event.delta.text });
+        } else if (building?.kind === "thinking" && event.delta.type === "thinking_delta") {
+          building.thinking += event.delta.thinking;
+        } else if (building?.kind === "thinking" && event.delta.type === "signature_delta") {
+          building.signature += event.delta.signature;
         } else if (building?.kind === "tool" && event.delta.type === "input_json_delta") {
           building.json += event.delta.partial_json;
         }
@@ -99,6 +109,11 @@ export class ResponseAccumulator {
       if (b.kind === "text") {
         // Empty text blocks are rejected when the message is sent back.
         if (b.text) content.push({ type: "text", text: b.text });
+      } else if (b.kind === "thinking") {
+        // Kept verbatim (the signature verifies it): tool-use turns must send it back unchanged.
+        content.push({ type: "thinking", thinking: b.thinking, signature: b.signature });
+      } else if (b.kind === "redacted") {
+        content.push({ type: "redacted_thinking", data: b.data });
       } else if (b.complete) {
         content.push({ type: "tool_use", id: b.id, name: b.name, input: b.input });
       } else if (!truncated) {

@@ -12,7 +12,12 @@ export interface SseEvent {
 interface Resolved {
   id: string;
   model: string;
-  blocks: Array<{ type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown; json: string }>;
+  blocks: Array<
+    | { type: "text"; text: string }
+    | { type: "thinking"; thinking: string; signature: string }
+    | { type: "redacted_thinking"; data: string }
+    | { type: "tool_use"; id: string; name: string; input: unknown; json: string }
+  >;
   stopReason: string;
   usage: Required<FakeUsage>;
 }
@@ -21,7 +26,7 @@ export function resolveReply(reply: FakeMessageReply, request: RecordedRequest, 
   const content: FakeContent[] = typeof reply.content === "string" ? [{ type: "text", text: reply.content }] : reply.content;
   let tool = 0;
   const blocks = content.map((c) =>
-    c.type === "text"
+    c.type !== "tool_use"
       ? c
       : {
           type: "tool_use" as const,
@@ -40,7 +45,7 @@ export function resolveReply(reply: FakeMessageReply, request: RecordedRequest, 
     stopReason: reply.stopReason ?? (hasTool ? "tool_use" : "end_turn"),
     usage: {
       input_tokens: reply.usage?.input_tokens ?? estimateTokens({ system, messages, tools }),
-      output_tokens: reply.usage?.output_tokens ?? estimateTokens(blocks.map((b) => (b.type === "text" ? b.text : b.input))),
+      output_tokens: reply.usage?.output_tokens ?? estimateTokens(blocks.map((b) => (b.type === "text" ? b.text : b.type === "tool_use" ? b.input : ""))),
       cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
       cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0,
     },
@@ -66,12 +71,13 @@ export function sseEvents(reply: FakeMessageReply, resolved: Resolved): SseEvent
     { event: "ping", data: { type: "ping" } },
   ];
   resolved.blocks.forEach((block, index) => {
-    const start = block.type === "text" ? { type: "text", text: "" } : { type: "tool_use", id: block.id, name: block.name, input: {} };
-    events.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: start } });
-    const whole = block.type === "text" ? block.text : block.json;
-    for (const piece of chunks(whole, size)) {
-      const delta = block.type === "text" ? { type: "text_delta", text: piece } : { type: "input_json_delta", partial_json: piece };
-      events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta } });
+    const delta = (d: unknown) => events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: d } });
+    events.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: blockStart(block) } });
+    if (block.type === "text") for (const piece of chunks(block.text, size)) delta({ type: "text_delta", text: piece });
+    if (block.type === "tool_use") for (const piece of chunks(block.json, size)) delta({ type: "input_json_delta", partial_json: piece });
+    if (block.type === "thinking") {
+      for (const piece of chunks(block.thinking, size)) delta({ type: "thinking_delta", thinking: piece });
+      delta({ type: "signature_delta", signature: block.signature });
     }
     events.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
   });
@@ -87,8 +93,21 @@ export function sseEvents(reply: FakeMessageReply, resolved: Resolved): SseEvent
   return events;
 }
 
+function blockStart(block: Resolved["blocks"][number]): unknown {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: "" };
+    case "thinking":
+      return { type: "thinking", thinking: "", signature: "" };
+    case "redacted_thinking":
+      return block;
+    case "tool_use":
+      return { type: "tool_use", id: block.id, name: block.name, input: {} };
+  }
+}
+
 export function messageBody(resolved: Resolved): unknown {
-  const content = resolved.blocks.map((b) => (b.type === "text" ? b : { type: b.type, id: b.id, name: b.name, input: b.input }));
+  const content = resolved.blocks.map((b) => (b.type === "tool_use" ? { type: b.type, id: b.id, name: b.name, input: b.input } : b));
   return { ...messageShell(resolved), content, stop_reason: resolved.stopReason, usage: resolved.usage };
 }
 

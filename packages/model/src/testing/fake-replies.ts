@@ -14,6 +14,9 @@ export interface RecordedRequest {
 
 export type FakeContent =
   | { type: "text"; text: string }
+  /** Streamed as thinking_delta chunks, then one signature_delta. */
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
   | {
       type: "tool_use";
       name: string;

@@ -1,0 +1,21 @@
+import type { GatePort, GateReport, HatloopConfig } from "@hatloop/core";
+import { resolveGateCommands, runGates, takeBaseline, type GateBaseline, type GateCommands } from "@hatloop/tools";
+
+// The quality gates of a session: the project's own test, lint and build commands (configured, else
+// detected), compared with a baseline taken when the session started, so failures that were there
+// before the task do not block it and new ones do.
+
+export async function gateCommands(worktree: string, config: HatloopConfig): Promise<GateCommands> {
+  const { test, lint, build, detect } = config.gates;
+  return resolveGateCommands(worktree, { test, lint, build, detect });
+}
+
+export function baselineFor(worktree: string, commands: GateCommands, config: HatloopConfig, signal?: AbortSignal): Promise<GateBaseline> {
+  return takeBaseline({ dir: worktree, commands, timeoutMs: config.gates.timeout, signal });
+}
+
+export function gatePort(worktree: string, commands: GateCommands, baseline: GateBaseline | undefined, config: HatloopConfig): GatePort {
+  return {
+    run: (signal): Promise<GateReport> => runGates({ dir: worktree, commands, timeoutMs: config.gates.timeout, signal, baseline }),
+  };
+}

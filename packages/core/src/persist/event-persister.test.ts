@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import type { LoopEvent } from "../events.js";
+import { memoryStore } from "../test-support/memory-store.js";
+import { createEventPersister, toLoopEvent } from "./event-persister.js";
+
+const text = (t: string, iteration = 1): LoopEvent => ({ sessionId: "s", iteration, ts: 0, type: "model.text", data: { text: t } });
+
+describe("event persister", () => {
+  it("merges consecutive text deltas of one iteration and writes in batches", async () => {
+    const store = memoryStore();
+    const persister = createEventPersister(store, "s", { flushMs: 10_000 });
+    persister.sink(text("Hel"));
+    persister.sink(text("lo"));
+    persister.sink({ sessionId: "s", iteration: 1, ts: 0, type: "iteration.end", data: { hat: "planner", durationMs: 5 } });
+    persister.sink(text("next", 2));
+    expect(await store.events.after("s", 0)).toHaveLength(0);
+    await persister.close();
+    const stored = await store.events.after("s", 0);
+    expect(stored.map((e) => [e.type, e.payload])).toEqual([
+      ["model.text", { text: "Hello" }],
+      ["iteration.end", { hat: "planner", durationMs: 5 }],
+      ["model.text", { text: "next" }],
+    ]);
+    expect(toLoopEvent(stored[0]!)).toMatchObject({ sessionId: "s", iteration: 1, type: "model.text", data: { text: "Hello" } });
+  });
+
+  it("never loses text that arrives while a batch is being written, and retries failed writes", async () => {
+    const store = memoryStore();
+    let release!: () => void;
+    let fail = true;
+    const append = store.events.append.bind(store.events);
+    store.events.append = async (id, batch) => {
+      if (fail) {
+        fail = false;
+        throw new Error("database went away");
+      }
+      await new Promise<void>((r) => (release = r));
+      return append(id, structuredClone(batch));
+    };
+    const persister = createEventPersister(store, "s", { flushMs: 10_000 });
+    persister.sink(text("a"));
+    await persister.flush();
+    expect(persister.errors.map((e) => e.message)).toEqual(["database went away"]);
+    const writing = persister.flush();
+    await new Promise((r) => setTimeout(r, 5));
+    persister.sink(text("b")); // the "a" event is in flight: "b" must become a new event
+    release();
+    await writing;
+    const closing = persister.close();
+    await new Promise((r) => setTimeout(r, 5));
+    release();
+    await closing;
+    expect((await store.events.after("s", 0)).map((e) => (e.payload as { text: string }).text)).toEqual(["a", "b"]);
+  });
+});
