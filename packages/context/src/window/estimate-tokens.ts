@@ -82,6 +82,8 @@ function blockCost(block: ContentBlock): BlockCost {
       return { chars: block.text.length, images: 0 };
     case "thinking":
       return { chars: block.thinking.length, images: 0 };
+    case "redacted_thinking":
+      return { chars: block.data.length, images: 0 }; // opaque, but sent back in full
     case "image":
       return { chars: 0, images: 1 };
     case "tool_use":

@@ -5,13 +5,23 @@ import { SUMMARY_SECTIONS } from "./summary-sections.js";
 // the caller falls back to the mechanical summary (a half-summary would silently lose state).
 
 export function parseStructuredSummary(text: string): string | null {
-  let body = text.replace(/<analysis>[\s\S]*?<\/analysis>/gi, "");
-  if (/<analysis>/i.test(body)) return null; // unclosed: the answer was cut off inside its reasoning
+  let body = withoutAnalysis(text);
+  if (body === null) return null;
   const wrapped = /<summary>([\s\S]*?)<\/summary>/i.exec(body);
   if (wrapped) body = wrapped[1] ?? "";
   body = body.trim();
   if (body === "") return null;
   return missingSections(body).length === 0 ? body : null;
+}
+
+/** Everything outside the analysis: before its first opening and after its last closing tag. */
+function withoutAnalysis(text: string): string | null {
+  const open = text.search(/<analysis>/i);
+  if (open === -1) return text;
+  const closes = [...text.matchAll(/<\/analysis>/gi)];
+  const last = closes[closes.length - 1];
+  if (last === undefined || last.index < open) return null; // cut off inside its reasoning
+  return text.slice(0, open) + text.slice(last.index + last[0].length);
 }
 
 /** Titles of the seven sections that do not appear as a heading ("## 3. Files & Code", "**Files & Code**", "Files & Code:"). */

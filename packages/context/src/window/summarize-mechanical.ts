@@ -40,6 +40,7 @@ export interface MechanicalSummary {
 const COMMAND_TOOL = /command|bash|shell|exec|terminal/i;
 const EXIT_CODE = /\bexit(?:ed)?(?: with)?(?: code| status)?\s*[:=]?\s*(-?\d+)\b/i;
 const GATE = /QUALITY_(PASSED|BLOCKED)/;
+const ERROR_LINE = /\b(error|fail(ed|ure)?|exception|cannot|not found|denied|ENOENT)\b/i;
 const DECISION = /\b(decided|decide to|decision:|chose|choosing|going with|opted|settled on|will use|instead of|rather than)\b/i;
 
 export function summarizeMechanically(messages: readonly Message[], opts: MechanicalSummaryOptions = {}): MechanicalSummary {
@@ -62,9 +63,12 @@ function commandRun(call: ToolCallRecord): CommandRun[] {
   return [{ command: clip(oneLine(command), 160), exitCode: code === undefined ? null : Number(code), failed: call.result?.is_error === true }];
 }
 
+/** The call and the line that says what went wrong (a FAIL/error line before the first line). */
 function errorLine(call: ToolCallRecord): string {
-  const first = call.result ? firstMeaningfulLine(toolResultText(call.result)) : null;
-  return `${describeToolCall(call.use.name, call.use.input, 60)}: ${clip(first ?? "error", 160)}`;
+  const text = call.result ? toolResultText(call.result) : "";
+  const telling = text.split("\n").find((line) => ERROR_LINE.test(line));
+  const line = telling !== undefined ? oneLine(telling) : firstMeaningfulLine(text);
+  return `${describeToolCall(call.use.name, call.use.input, 60)}: ${clip(line ?? "error", 160)}`;
 }
 
 function gateLines(message: Message): string[] {

@@ -65,6 +65,7 @@ function renderBlock(block: ContentBlock, maxResult: number): string {
     case "image":
       return "[image]";
     case "thinking":
+    case "redacted_thinking":
       return ""; // private reasoning: not part of the record to summarise
   }
 }

@@ -1,0 +1,41 @@
+import { performance } from "node:perf_hooks";
+import { describe, expect, it } from "vitest";
+import { compactProgressive } from "./compact-progressive.js";
+import { estimateTokens } from "./estimate-tokens.js";
+import { pruneTurns } from "./prune-turns.js";
+import { summarizeMechanically } from "./summarize-mechanical.js";
+import { syntheticTranscript } from "./test-support/transcripts.js";
+import { validatePairing } from "./validate-pairing.js";
+
+// Timing helper, not a benchmark: prints how long the guard's compaction path takes on a
+// ~200k-token history. Timings are printed, never asserted (machines differ).
+
+describe("measurement: compaction on a ~200k-token history", () => {
+  it("prints the time of compactProgressive + pruneTurns + the mechanical summary", () => {
+    const history = syntheticTranscript({ seed: 42, turns: 65, resultChars: 2_500 });
+    const tokens = estimateTokens(history);
+    expect(tokens).toBeGreaterThan(180_000);
+    expect(tokens).toBeLessThan(240_000);
+
+    const runs: Array<{ compact: number; prune: number; summary: number }> = [];
+    let last: { level: number; after: number; pruned: number; kept: number } | undefined;
+    for (let i = 0; i < 7; i++) {
+      const t0 = performance.now();
+      const compacted = compactProgressive(history, { compactAt: 180_000, seqs: history.map((_, k) => k + 1) });
+      const t1 = performance.now();
+      const pruned = pruneTurns(compacted.messages, { keepTurns: 4, zone: "compact" });
+      const t2 = performance.now();
+      summarizeMechanically(pruned.dropped.map((k) => compacted.messages[k]!));
+      const t3 = performance.now();
+      runs.push({ compact: t1 - t0, prune: t2 - t1, summary: t3 - t2 });
+      last = { level: compacted.level, after: compacted.tokensAfter, pruned: estimateTokens(pruned.messages), kept: pruned.messages.length };
+      expect(validatePairing(pruned.messages)).toEqual([]);
+    }
+    const median = (k: "compact" | "prune" | "summary"): string => runs.map((r) => r[k]).sort((a, b) => a - b)[3]!.toFixed(1);
+    console.log(
+      `[measure] ${history.length} messages, ~${tokens} tokens: compactProgressive ${median("compact")} ms ` +
+        `(level ${last?.level}%, ${last?.after} tokens), pruneTurns ${median("prune")} ms (${last?.kept} messages, ${last?.pruned} tokens), ` +
+        `summarizeMechanically ${median("summary")} ms — median of 7`,
+    );
+  });
+});

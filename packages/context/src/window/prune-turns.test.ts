@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { MARKERS } from "../markers.js";
+import { toolResultText, toolResults, type Message } from "../messages.js";
+import { pruneTurns, zonePrunePolicy } from "./prune-turns.js";
+import { ARTIFACT_PLACEHOLDER } from "./strip-artifacts.js";
+import { mixedTranscript } from "./test-support/mixed-transcript.js";
+import { assistant, result, syntheticTranscript, use, user } from "./test-support/transcripts.js";
+import { splitTurns } from "./turns.js";
+import { validatePairing } from "./validate-pairing.js";
+
+const history = syntheticTranscript({ seed: 21, turns: 8, resultChars: 2_500 });
+const turns = splitTurns(history);
+const indices = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, k) => from + k);
+const isStub = (text: string): boolean => text.startsWith(MARKERS.removedResult);
+
+describe("splitTurns", () => {
+  it("starts a turn at each real user message, never at a tool_result message", () => {
+    expect(turns).toHaveLength(8);
+    for (const t of turns) expect(typeof history[t.start]!.content).toBe("string");
+    expect(splitTurns(mixedTranscript())).toEqual([{ start: 0, end: 6 }, { start: 6, end: 12 }]);
+  });
+});
+
+describe("pruneTurns", () => {
+  it("keeps the newest N whole turns and drops older turns whole", () => {
+    const out = pruneTurns(history, { keepTurns: 3 });
+    const firstKept = turns[5]!.start;
+    expect(out.keptTurns).toBe(3);
+    expect(out.dropped).toEqual(indices(0, firstKept));
+    expect(out.messages).toHaveLength(history.length - firstKept);
+    expect(out.messages.map((m) => m.role)).toEqual(history.slice(firstKept).map((m) => m.role));
+    expect(out.messages[0]).toEqual(history[firstKept]);
+    expect(validatePairing(out.messages)).toEqual([]);
+  });
+
+  it("keeps the newest turn lossless and distils only bulky results of older kept turns", () => {
+    const out = pruneTurns(history, { keepTurns: 3 });
+    const newest = turns[7]!;
+    expect(out.messages.slice(-(newest.end - newest.start))).toEqual(history.slice(newest.start));
+    const olderKept = history.slice(turns[5]!.start, newest.start);
+    const olderOut = out.messages.slice(0, newest.start - turns[5]!.start);
+    const before = olderKept.flatMap(toolResults);
+    const after = olderOut.flatMap(toolResults);
+    expect(after.map((r) => r.tool_use_id)).toEqual(before.map((r) => r.tool_use_id));
+    before.forEach((r, k) => {
+      const bulky = toolResultText(r).length > 2_000;
+      expect(isStub(toolResultText(after[k]!)), r.tool_use_id).toBe(bulky);
+      if (!bulky) expect(after[k]).toEqual(r);
+    });
+    expect(out.distilled).toEqual(before.filter((r) => toolResultText(r).length > 2_000).map((r) => r.tool_use_id));
+    expect(out.distilled.length).toBeGreaterThan(0);
+  });
+
+  it("tightens the kept suffix and the distil threshold as the zone worsens", () => {
+    const kept = (zone: "green" | "gauge" | "warn" | "compact") => pruneTurns(history, { keepTurns: 4, zone }).keptTurns;
+    expect([kept("green"), kept("gauge"), kept("warn"), kept("compact")]).toEqual([4, 3, 2, 1]);
+    expect(zonePrunePolicy("warn", 4).distillOverChars).toBeLessThan(zonePrunePolicy("green", 4).distillOverChars);
+    const compact = pruneTurns(history, { keepTurns: 4, zone: "compact" });
+    expect(compact.messages).toEqual(history.slice(turns[7]!.start)); // newest only, lossless
+    expect(pruneTurns(history, { zone: "warn", zonePolicy: { warn: { maxTurns: 5 } } }).keptTurns).toBe(5);
+  });
+
+  it("drops raw summary and resume artifacts from live context and reports them apart", () => {
+    const summary = user(`${MARKERS.summary} (iterations 1–3, 40 messages)\n\n- did things`);
+    const withArtifacts: Message[] = [
+      summary,
+      ...history.slice(0, turns[1]!.start),
+      user({ type: "text", text: `${MARKERS.resume}\n**Task**: fix it` }, { type: "text", text: "Also: keep the API stable." }),
+      ...history.slice(turns[1]!.start + 1),
+    ];
+    const out = pruneTurns(withArtifacts, { keepTurns: 20 });
+    expect(out.artifacts).toEqual([0, turns[1]!.start + 1]);
+    expect(out.dropped).not.toContain(0);
+    const text = JSON.stringify(out.messages);
+    expect(text).not.toContain(MARKERS.summary);
+    expect(text).not.toContain(MARKERS.resume);
+    expect(text).toContain("Also: keep the API stable.");
+    expect(out.messages[0]).toEqual(history[0]);
+    expect(validatePairing(out.messages)).toEqual([]);
+  });
+
+  it("keeps a placeholder when an artifact-only message opens a turn that goes on", () => {
+    const resumed: Message[] = [user(`${MARKERS.resume}\n**Task**: fix it`), assistant("Resuming.", use("r1", "git_status")), user(result("r1", "clean")), assistant("ok")];
+    const out = pruneTurns(resumed);
+    expect(out.messages[0]).toEqual(user(ARTIFACT_PLACEHOLDER));
+    expect(out.messages.slice(1)).toEqual(resumed.slice(1));
+    expect(out.artifacts).toEqual([0]);
+    expect(validatePairing(out.messages)).toEqual([]);
+  });
+
+  it("always starts with a real user message, even when the history does not", () => {
+    const headless: Message[] = [assistant("stray", use("p1", "read_file", { path: "a" })), user(result("p1", "r")), assistant("x"), ...history.slice(0, turns[2]!.start)];
+    const out = pruneTurns(headless, { keepTurns: 10 });
+    expect(out.messages[0]!.role).toBe("user");
+    expect(out.dropped).toEqual([0, 1, 2]);
+    expect(validatePairing(out.messages)).toEqual([]);
+    const onlyPreamble = pruneTurns([assistant("stray")]);
+    expect(onlyPreamble.messages[0]!.role).toBe("user");
+  });
+
+  it("keeps pairing valid at every turn count and zone, and never mutates its input", () => {
+    const copy = structuredClone(history);
+    for (let keep = 1; keep <= 9; keep++) {
+      for (const zone of ["green", "gauge", "warn", "compact"] as const) {
+        const out = pruneTurns(history, { keepTurns: keep, zone, seqs: history.map((_, i) => i) });
+        expect(validatePairing(out.messages), `${keep} ${zone}`).toEqual([]);
+        expect(out.messages[0]!.role).toBe("user");
+        expect(out.dropped.length + out.messages.length).toBe(history.length);
+      }
+    }
+    expect(history).toEqual(copy);
+    expect(JSON.stringify(pruneTurns(history))).toBe(JSON.stringify(pruneTurns(structuredClone(history))));
+  });
+});
