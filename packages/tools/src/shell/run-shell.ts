@@ -2,7 +2,7 @@ import { execa } from "execa";
 import { HeadTailBuffer } from "../text/cap-output.js";
 import { stripAnsi } from "../text/ansi.js";
 import { childEnv } from "./child-env.js";
-import { killTree } from "./kill-tree.js";
+import { killTree, trackGroup } from "./kill-tree.js";
 
 export interface ShellOptions {
   command: string;
@@ -52,6 +52,7 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
     reject: false,
     detached: true,
   });
+  const untrack = trackGroup(child.pid);
   for (const stream of [child.stdout, child.stderr]) {
     stream?.setEncoding("utf8");
     stream?.on("data", (chunk: string) => buffer.push(chunk));
@@ -90,6 +91,7 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
   } finally {
     clearTimeout(timer);
     clearTimeout(drainTimer);
+    untrack();
     options.signal?.removeEventListener("abort", onAbort);
   }
 }

@@ -67,7 +67,9 @@ describe("run_command", () => {
 
   it("kills background processes left behind when the command ends", async () => {
     const root = tempDir();
+    const started = Date.now();
     const result = await runTool("run_command", { command: "sleep 29.61 & echo started" }, toolContext(root));
+    expect(Date.now() - started).toBeLessThan(2_000); // the leftover must not hold the output pipe open
     expect(result.content).toMatch(/^started\n\[exit code 0/);
     expect(await eventually(() => processesMatching("29.61").length === 0)).toBe(true);
   });

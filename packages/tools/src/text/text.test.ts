@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { stripAnsi } from "./ansi.js";
+import { HeadTailBuffer, capHeadTail } from "./cap-output.js";
+import { createGlobMatcher, globToRegExp } from "./glob.js";
+
+describe("glob", () => {
+  it.each([
+    ["**/*.ts", "a.ts", true],
+    ["**/*.ts", "src/deep/a.ts", true],
+    ["src/*.ts", "src/deep/a.ts", false],
+    ["src/**", "src/deep/a.ts", true],
+    ["*.{ts,tsx}", "App.tsx", true],
+    ["file?.md", "file1.md", true],
+    ["[ab].txt", "c.txt", false],
+    ["a.ts", "aXts", false],
+  ])("%s matches %s: %s", (glob, p, expected) => {
+    expect(globToRegExp(glob).test(p)).toBe(expected);
+  });
+
+  it("matches file names at any depth when the pattern has no slash", () => {
+    const match = createGlobMatcher("*.test.ts");
+    expect(match("src/a/b.test.ts")).toBe(true);
+    expect(match("src/a/b.ts")).toBe(false);
+    expect(createGlobMatcher("./src/*.ts")("src/a.ts")).toBe(true);
+  });
+});
+
+describe("output caps", () => {
+  it("capHeadTail keeps 30% head, 70% tail and notes the cut", () => {
+    const text = "a".repeat(100) + "b".repeat(100);
+    const capped = capHeadTail(text, 100);
+    expect(capped).toBe(`${"a".repeat(30)}\n[... 100 characters cut from the middle ...]\n${"b".repeat(70)}`);
+    expect(capHeadTail("short", 100)).toBe("short");
+  });
+
+  it("HeadTailBuffer holds the same head and tail in bounded memory", () => {
+    const buffer = new HeadTailBuffer(5, 10);
+    for (let i = 0; i < 1_000; i++) buffer.push(`${i},`);
+    const text = buffer.text();
+    expect(text.startsWith("0,1,2")).toBe(true);
+    expect(text.endsWith("\n7,998,999,")).toBe(true);
+    expect(buffer.totalChars).toBe(Array.from({ length: 1_000 }, (_, i) => `${i},`).join("").length);
+    expect(buffer.cutChars).toBe(buffer.totalChars - 15);
+  });
+});
+
+describe("stripAnsi", () => {
+  it("removes colour and cursor sequences", () => {
+    expect(stripAnsi("\u001b[31mred\u001b[39m \u001b[2K\u001b[1Adone")).toBe("red done");
+  });
+});
