@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { MARKERS } from "../markers.js";
+import type { Message } from "../messages.js";
+import { isInjectedText, isRealUserMessage, realUserText } from "./real-user.js";
+
+const user = (content: Message["content"]): Message => ({ role: "user", content });
+
+const INJECTED: Record<Exclude<keyof typeof MARKERS, "steer">, string> = {
+  gauge: `${MARKERS.gauge}81% | 162k/200k tokens | Checkpoint saved]`,
+  resume: `${MARKERS.resume}\n\n**Task**: Fix the flaky parser test`,
+  summary: `${MARKERS.summary}\n- Called read_file\n- Decision: use vitest`,
+  recalled: `${MARKERS.recalled} source="memory">\n<detail>old stuff</detail>\n</recalled-context>`,
+  removedResult: `${MARKERS.removedResult} #42: 300 lines of test output]`,
+  continuation: `${MARKERS.continuation} Iteration 7. Continue with the next checklist item.`,
+};
+
+describe("isRealUserMessage", () => {
+  it("passes what a person wrote", () => {
+    expect(isRealUserMessage(user("Please fix the flaky parser test"))).toBe(true);
+    expect(isRealUserMessage(user([{ type: "text", text: "Also update the README" }]))).toBe(true);
+  });
+
+  it("passes steering messages typed in the TUI", () => {
+    expect(isRealUserMessage(user(`${MARKERS.steer} stop refactoring, just fix the bug`))).toBe(true);
+  });
+
+  for (const [kind, text] of Object.entries(INJECTED)) {
+    it(`rejects injected ${kind} text`, () => {
+      expect(isRealUserMessage(user(text))).toBe(false);
+      expect(isRealUserMessage(user([{ type: "text", text: `\n  ${text}` }]))).toBe(false);
+    });
+  }
+
+  it("covers every marker kind except steering", () => {
+    expect(Object.keys(INJECTED).sort()).toEqual(Object.keys(MARKERS).filter((k) => k !== "steer").sort());
+  });
+
+  it("rejects tool-result-only messages", () => {
+    expect(isRealUserMessage(user([{ type: "tool_result", tool_use_id: "t1", content: "Please fix everything" }]))).toBe(false);
+  });
+
+  it("rejects tool results followed only by injected text", () => {
+    const message = user([
+      { type: "tool_result", tool_use_id: "t1", content: "ok" },
+      { type: "text", text: INJECTED.gauge },
+    ]);
+    expect(isRealUserMessage(message)).toBe(false);
+  });
+
+  it("rejects assistant messages and empty text", () => {
+    expect(isRealUserMessage({ role: "assistant", content: "I will fix it" })).toBe(false);
+    expect(isRealUserMessage(user("   "))).toBe(false);
+    expect(isRealUserMessage(user(MARKERS.steer))).toBe(false);
+  });
+
+  it("does not mistake a marker in the middle of a sentence for injection", () => {
+    expect(isRealUserMessage(user(`Why does the gauge say ${MARKERS.gauge}81%?`))).toBe(true);
+  });
+});
+
+describe("realUserText", () => {
+  it("returns the person's words without the steering marker", () => {
+    expect(realUserText(user(`${MARKERS.steer} use pnpm, not npm`))).toBe("use pnpm, not npm");
+  });
+
+  it("keeps only human text blocks", () => {
+    const message = user([
+      { type: "text", text: INJECTED.gauge },
+      { type: "text", text: "Ship it today" },
+    ]);
+    expect(realUserText(message)).toBe("Ship it today");
+    expect(isInjectedText(INJECTED.gauge)).toBe(true);
+  });
+});
