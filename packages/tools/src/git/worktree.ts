@@ -1,4 +1,4 @@
-import { mkdir, realpath, stat } from "node:fs/promises";
+import { mkdir, realpath, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { gitAt, gitErrorLine } from "./client.js";
 import { WorkspaceError } from "./workspace-error.js";
@@ -23,6 +23,8 @@ export interface CreateTaskWorktreeOptions {
   worktreeDir?: string;
 }
 
+const DEFAULT_PARENT = ".hatloop-worktrees";
+
 export function taskBranchName(sessionShortId: string): string {
   return `hatloop/${sessionShortId}`;
 }
@@ -35,7 +37,7 @@ export async function createTaskWorktree(options: CreateTaskWorktreeOptions): Pr
   const branch = taskBranchName(options.sessionShortId);
   const parent = options.worktreeDir
     ? path.resolve(options.worktreeDir)
-    : path.join(path.dirname(repoRoot), ".hatloop-worktrees");
+    : path.join(path.dirname(repoRoot), DEFAULT_PARENT);
   const worktreePath = path.join(parent, `${path.basename(repoRoot)}-${options.sessionShortId}`);
 
   const git = gitAt(repoRoot);
@@ -81,6 +83,9 @@ export async function removeTaskWorktree(options: RemoveTaskWorktreeOptions): Pr
       await git.raw(["worktree", "remove", "--force", "--force", options.worktreePath]);
     }
     await git.raw(["worktree", "prune"]);
+    // Tidy up the default parent once its last worktree is gone; rmdir fails if it is not empty.
+    const parent = path.dirname(options.worktreePath);
+    if (path.basename(parent) === DEFAULT_PARENT) await rmdir(parent).catch(() => undefined);
     if (options.deleteBranch) await git.raw(["branch", "-D", options.deleteBranch]);
   } catch (error) {
     throw new WorkspaceError("git_failed", `could not remove the worktree: ${gitErrorLine(error)}`);
