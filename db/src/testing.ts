@@ -19,6 +19,18 @@ export function testDrivers(env: NodeJS.ProcessEnv = process.env): TestDriver[] 
 
 export async function openTestStore(driver: TestDriver = "pglite"): Promise<DbStore> {
   if (driver === "pglite") return openStore({ url: "memory://", loadDataDir: await pgliteTemplate() });
+  const database = await createTestDatabase();
+  const store = await openStore({ url: database.url });
+  const close = store.close;
+  store.close = async () => {
+    await close();
+    await database.drop();
+  };
+  return store;
+}
+
+/** A new, empty Postgres database on the HATLOOP_TEST_DATABASE_URL server; `drop()` removes it. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.HATLOOP_TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("HATLOOP_TEST_DATABASE_URL is not set");
   const name = `hatloop_t_${randomBytes(5).toString("hex")}`;
@@ -32,14 +44,13 @@ export async function openTestStore(driver: TestDriver = "pglite"): Promise<DbSt
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const store = await openStore({ url: url.toString() });
-  const close = store.close;
-  store.close = async () => {
-    await close();
-    const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await dropper.unsafe(`drop database if exists ${name} with (force)`).finally(() => dropper.end({ timeout: 5 }));
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await dropper.unsafe(`drop database if exists ${name} with (force)`).finally(() => dropper.end({ timeout: 5 }));
+    },
   };
-  return store;
 }
 
 let template: Promise<Blob> | null = null;

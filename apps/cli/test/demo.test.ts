@@ -1,0 +1,26 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runHatloop } from "./support/hatloop.js";
+
+describe("hatloop demo", () => {
+  it("completes offline in under 30 s, twice in a row, with plain output in a pipe", async () => {
+    const home = mkdtempSync(join(tmpdir(), "hatloop-demo-home-"));
+    const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") };
+    for (let round = 1; round <= 2; round++) {
+      const started = Date.now();
+      const run = await runHatloop(["demo"], env, { timeoutMs: 60_000 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(run.stdout).not.toMatch(/\x1b/);
+      expect(run.stdout).toMatch(/hat: planner -> creator \(plan\.complete\)/);
+      expect(run.stdout).toMatch(/gates: test passed, lint FAILED \(exit 1\) => blocked/);
+      expect(run.stdout).toMatch(/gates: test passed, lint passed => passed/);
+      expect(run.stdout).toMatch(/hatloop: completed: task complete: quality gates passed after 12 iterations/);
+    }
+    const ls = await runHatloop(["ls", "--json"], env);
+    const sessions = JSON.parse(ls.stdout) as Array<{ status: string }>;
+    expect(sessions.map((s) => s.status)).toEqual(["completed", "completed"]);
+  });
+});
