@@ -32,6 +32,8 @@ export { ARTIFACT_PLACEHOLDER, stripArtifacts } from "./strip-artifacts.js";
 export type { StrippedArtifacts } from "./strip-artifacts.js";
 export { pruneTurns, zonePrunePolicy } from "./prune-turns.js";
 export type { PruneResult, PruneTurnsOptions, ZonePrunePolicy } from "./prune-turns.js";
+export { planCompaction } from "./plan-compaction.js";
+export type { CompactionPlan, PlanCompactionOptions } from "./plan-compaction.js";
 
 export { artifactTrail, changedPaths, toolCalls } from "./artifact-trail.js";
 export type { ToolCallRecord } from "./artifact-trail.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MARKERS } from "../markers.js";
 import { toolResultText, toolResults, type Message } from "../messages.js";
+import { estimateTokens } from "./estimate-tokens.js";
 import { pruneTurns, zonePrunePolicy } from "./prune-turns.js";
 import { ARTIFACT_PLACEHOLDER } from "./strip-artifacts.js";
 import { mixedTranscript } from "./test-support/mixed-transcript.js";
@@ -110,5 +111,59 @@ describe("pruneTurns", () => {
     }
     expect(history).toEqual(copy);
     expect(JSON.stringify(pruneTurns(history))).toBe(JSON.stringify(pruneTurns(structuredClone(history))));
+  });
+});
+
+describe("pruneTurns on the loop's message shapes", () => {
+  // hatloop's loop closes an iteration with one user message: the results, then its notes (steer,
+  // hat change, feedback) and maybe the gauge line.
+  const loopHistory: Message[] = [
+    user("Fix the login test."),
+    assistant(use("a", "read_file", { path: "src/login.ts" })),
+    user(result("a", "x".repeat(3_000)), { type: "text", text: "[Context: 71% | 142k/200k tokens]" }),
+    assistant(use("b", "run_command", { command: "pnpm test" })),
+    user(result("b", "exit code: 1"), { type: "text", text: `${MARKERS.steer} use the fake clock` }),
+    assistant(use("c", "edit_file", { path: "src/login.ts", old_string: "a", new_string: "b" })),
+    user(result("c", "ok"), { type: "text", text: "[hatloop] Signal EVENT:x is not published by this hat." }),
+    assistant("Done."),
+    user("[hatloop] Iteration 5. Continue as the creator."),
+    assistant("All green."),
+  ];
+
+  it("starts turns at notes that follow results, not at results with only the gauge", () => {
+    expect(splitTurns(loopHistory).map((t) => t.start)).toEqual([0, 4, 6, 8]);
+  });
+
+  it("cuts a kept opening message's results loose from its dropped turn", () => {
+    const out = pruneTurns(loopHistory, { keepTurns: 3 });
+    expect(out.dropped).toEqual([0, 1, 2, 3]);
+    expect(out.trimmed).toEqual([4]);
+    expect(out.messages[0]).toEqual(user({ type: "text", text: `${MARKERS.steer} use the fake clock` }));
+    expect(validatePairing(out.messages)).toEqual([]);
+    expect(pruneTurns(loopHistory, { keepTurns: 4 }).trimmed).toEqual([]);
+  });
+
+  it("trims the oldest steps of one enormous turn to fit maxTokens, keeping its opening and last step", () => {
+    const steps = Array.from({ length: 30 }, (_, k) => [
+      assistant(`step ${k}`, use(`s${k}`, "read_file", { path: `f${k}.ts` })),
+      user(result(`s${k}`, "r".repeat(4_000))),
+    ]).flat();
+    const huge: Message[] = [user("One long iteration."), ...steps, assistant("finished")];
+    const unbounded = pruneTurns(huge);
+    expect(unbounded.messages).toEqual(huge); // one turn: lossless
+    const out = pruneTurns(huge, { maxTokens: 10_000 });
+    expect(out.messages[0]).toEqual(huge[0]);
+    expect(out.messages.at(-1)).toEqual(huge.at(-1));
+    expect(estimateTokens(out.messages)).toBeLessThanOrEqual(10_000);
+    expect(estimateTokens(out.messages)).toBeGreaterThan(8_000); // only as much as needed
+    expect(out.dropped[0]).toBe(1);
+    expect(out.dropped.length + out.messages.length).toBe(huge.length);
+    expect(validatePairing(out.messages)).toEqual([]);
+  });
+
+  it("drops older kept turns before touching the newest under maxTokens", () => {
+    const out = pruneTurns(history, { keepTurns: 4, maxTokens: estimateTokens(history.slice(turns[7]!.start)) + 10 });
+    expect(out.keptTurns).toBe(1);
+    expect(out.messages).toEqual(history.slice(turns[7]!.start));
   });
 });

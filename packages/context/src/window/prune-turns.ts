@@ -1,5 +1,6 @@
 import { MARKERS } from "../markers.js";
-import { toolResultText, type ContentBlock, type Message, type ToolResultBlock } from "../messages.js";
+import { toolResults, toolResultText, type ContentBlock, type Message, type ToolResultBlock } from "../messages.js";
+import { estimateTokens } from "./estimate-tokens.js";
 import { stripArtifacts } from "./strip-artifacts.js";
 import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.js";
 import { isTurnStart, splitTurns, type Turn } from "./turns.js";
@@ -26,14 +27,24 @@ export interface PruneTurnsOptions {
   zonePolicy?: Partial<Record<ContextZone, Partial<ZonePrunePolicy>>>;
   /** Stored sequence number of each message (parallel to messages), named in the stubs. */
   seqs?: readonly (number | undefined)[];
+  /**
+   * Last resort for one enormous turn (a long run of tool calls without a continuation): when the
+   * kept messages still exceed this, older kept turns go, then the newest turn's oldest steps
+   * (assistant call + results), keeping its opening message and its last step.
+   */
+  maxTokens?: number;
+  /** Token count used with maxTokens; default estimateTokens. */
+  estimate?: (messages: readonly Message[]) => number;
 }
 
 export interface PruneResult {
   messages: Message[];
-  /** Indices of original messages dropped with older turns: archive and summarise these. */
+  /** Indices of original messages dropped with older turns (or steps): archive and summarise these. */
   dropped: number[];
   /** Indices of summary/resume artifacts removed or blanked (not to be summarised again). */
   artifacts: number[];
+  /** Index of the kept first message whose tool results closed a dropped turn and were cut off. */
+  trimmed: number[];
   /** tool_use_ids whose results were distilled to stubs (add them to the frozen set). */
   distilled: string[];
   keptTurns: number;
@@ -53,36 +64,86 @@ export function zonePrunePolicy(zone: ContextZone, keepTurns: number, overrides:
   return { maxTurns: Math.max(1, Math.floor(merged.maxTurns)), distillOverChars: Math.max(0, merged.distillOverChars) };
 }
 
+interface Entry {
+  index: number;
+  message: Message;
+}
+
 export function pruneTurns(messages: readonly Message[], options: PruneTurnsOptions = {}): PruneResult {
   const policy = zonePrunePolicy(options.zone ?? "green", options.keepTurns ?? 4, options.zonePolicy);
   const stripped = stripArtifacts(messages);
-  const artifactSet = new Set(stripped.artifacts);
+  const live = (i: number): Message | null => stripped.messages[i] ?? null;
 
-  // Turns of what is left; a turn that was only an artifact disappears with it. A preamble (history
-  // not starting with a real user message) never counts as a turn to keep.
-  const turns = splitTurns(messages).filter((t) => stripped.messages[t.start] !== null);
-  const real = turns.filter((t) => isTurnStart(stripped.messages[t.start] ?? messages[t.start]!));
-  const kept = real.slice(-policy.maxTurns);
-  const keptSet = new Set(kept.flatMap(indicesOf));
+  // Turns of what is left; a turn that was only an artifact disappears with it, and a preamble
+  // (history not starting with a real user message) never counts as a turn to keep.
+  const real = splitTurns(messages).filter((t) => {
+    const start = live(t.start);
+    return start !== null && isTurnStart(start);
+  });
+  let kept = real.slice(-policy.maxTurns);
 
   const uses = indexToolUses(messages);
-  const newest = kept[kept.length - 1];
-  const distilled: string[] = [];
-  const out: Message[] = [];
-  for (const turn of kept) {
-    for (const i of indicesOf(turn)) {
-      const message = stripped.messages[i];
-      if (message === null || message === undefined) continue;
-      out.push(turn === newest ? message : distil(message, policy.distillOverChars, (block) => {
-        distilled.push(block.tool_use_id);
+  const distilledBy = new Map<number, string[]>();
+  const turnEntries = (turn: Turn, isNewest: boolean): Entry[] =>
+    indicesOf(turn).flatMap((i) => {
+      const message = live(i);
+      if (message === null) return [];
+      if (isNewest) return [{ index: i, message }];
+      const ids: string[] = [];
+      const out = distil(message, policy.distillOverChars, (block) => {
+        ids.push(block.tool_use_id);
         return stubResult({ block, use: uses.get(block.tool_use_id), seq: options.seqs?.[i] });
-      }));
+      });
+      if (ids.length) distilledBy.set(i, ids);
+      return [{ index: i, message: out }];
+    });
+  const build = (turns: readonly Turn[]): Entry[][] => turns.map((t, k) => turnEntries(t, k === turns.length - 1));
+
+  let groups = build(kept);
+  if (options.maxTokens !== undefined) {
+    const estimate = options.estimate ?? ((m: readonly Message[]) => estimateTokens(m));
+    const over = (): boolean => estimate(withoutLeadingResults(groups.flat()).map((e) => e.message)) > options.maxTokens!;
+    while (kept.length > 1 && over()) {
+      kept = kept.slice(1);
+      groups = build(kept);
     }
+    const newest = groups[groups.length - 1];
+    if (newest) groups[groups.length - 1] = trimSteps(newest, (entries) => estimate(withoutLeadingResults(entries).map((e) => e.message)) > options.maxTokens!);
   }
-  const dropped = messages.flatMap((_, i) => (keptSet.has(i) || artifactSet.has(i) ? [] : [i]));
+
+  const flat = groups.flat();
+  const trimmed = flat[0] && hasResults(flat[0].message) ? [flat[0].index] : [];
+  let entries = withoutLeadingResults(flat);
+  const keptIndices = new Set(entries.map((e) => e.index));
+  const artifactSet = new Set(stripped.artifacts);
+  const dropped = messages.flatMap((_, i) => (keptIndices.has(i) || artifactSet.has(i) ? [] : [i]));
   // Only a history without any real user message gets here empty-handed; it still has to start with one.
-  if (out.length === 0 && dropped.length > 0) out.push({ role: "user", content: `${MARKERS.continuation} Continue the task.` });
-  return { messages: out, dropped, artifacts: stripped.artifacts, distilled, keptTurns: kept.length, policy };
+  if (entries.length === 0 && dropped.length > 0) entries = [{ index: -1, message: { role: "user", content: `${MARKERS.continuation} Continue the task.` } }];
+  const present = new Set(entries.flatMap((e) => toolResults(e.message).map((r) => r.tool_use_id)));
+  const distilled = entries.flatMap((e) => distilledBy.get(e.index) ?? []).filter((id) => present.has(id));
+  return { messages: entries.map((e) => e.message), dropped, artifacts: stripped.artifacts, trimmed, distilled, keptTurns: kept.length, policy };
+}
+
+/** The first kept message may carry results of the (dropped) turn before it: they go with that turn. */
+function withoutLeadingResults(entries: readonly Entry[]): Entry[] {
+  const first = entries[0];
+  if (first === undefined || !hasResults(first.message) || typeof first.message.content === "string") return [...entries];
+  const content = first.message.content.filter((b) => b.type !== "tool_result");
+  return [{ index: first.index, message: { ...first.message, content } }, ...entries.slice(1)];
+}
+
+/** Drops the oldest steps (an assistant message and what follows it) while tooBig, keeping the opening message and the last step. */
+function trimSteps(entries: readonly Entry[], tooBig: (entries: readonly Entry[]) => boolean): Entry[] {
+  const [opening, ...rest] = entries;
+  if (opening === undefined) return [];
+  const steps: Entry[][] = [];
+  for (const e of rest) {
+    if (e.message.role === "assistant" || steps.length === 0) steps.push([e]);
+    else steps[steps.length - 1]!.push(e);
+  }
+  let keptSteps = steps;
+  while (keptSteps.length > 1 && tooBig([opening, ...keptSteps.flat()])) keptSteps = keptSteps.slice(1);
+  return [opening, ...keptSteps.flat()];
 }
 
 function distil(message: Message, overChars: number, toStub: (block: ToolResultBlock) => ContentBlock): Message {
@@ -91,6 +152,10 @@ function distil(message: Message, overChars: number, toStub: (block: ToolResultB
     b.type === "tool_result" && !isStubbedResult(b) && (toolResultText(b).length > overChars || hasImage(b));
   if (!message.content.some(bulky)) return message;
   return { ...message, content: message.content.map((b) => (bulky(b) ? toStub(b) : b)) };
+}
+
+function hasResults(message: Message): boolean {
+  return toolResults(message).length > 0;
 }
 
 function hasImage(block: ToolResultBlock): boolean {

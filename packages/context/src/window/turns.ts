@@ -2,9 +2,11 @@ import { MARKERS } from "../markers.js";
 import type { Message } from "../messages.js";
 
 // The turn model of seed 003: a turn starts at a real user message and runs through the assistant
-// replies and tool results up to the next one. A message carrying tool_results is never a turn
-// start — it belongs to the assistant call it answers — so whole turns can be dropped without ever
-// separating a tool_result from its tool_use.
+// replies and tool results up to the next one. A message carrying only tool results (perhaps with
+// the gauge line) belongs to the call it answers. hatloop's loop puts its notes (steering, a hat
+// change, feedback) into the same user message as the tool results, after them: such a message
+// starts a turn with its text, while its results still close the previous turn — pruning strips
+// them when it drops that turn, so a tool_result never outlives its tool_use.
 
 export interface Turn {
   /** Index of the first message (a real user message, except for a leading preamble). */
@@ -13,14 +15,22 @@ export interface Turn {
   end: number;
 }
 
+/** Injected text that does not make a message a turn start: the gauge, recalled context, stubs. */
+const NOT_A_TURN = [MARKERS.gauge, MARKERS.recalled, MARKERS.removedResult];
+
 /**
- * A user message with content of its own and no tool results: a task, a steer, or hatloop's
- * continuation prompt (each iteration of the loop is a turn).
+ * A user message with content of its own besides tool results: a task, a steer, hatloop's
+ * continuation prompt or notes (each iteration that ends without tool calls opens a turn).
  */
 export function isTurnStart(message: Message): boolean {
   if (message.role !== "user") return false;
-  if (typeof message.content === "string") return message.content.trim() !== "";
-  return message.content.length > 0 && message.content.every((b) => b.type !== "tool_result");
+  if (typeof message.content === "string") return ownsText(message.content);
+  return message.content.some((b) => b.type === "image" || (b.type === "text" && ownsText(b.text)));
+}
+
+function ownsText(text: string): boolean {
+  const t = text.trim();
+  return t !== "" && !NOT_A_TURN.some((marker) => t.startsWith(marker));
 }
 
 /**

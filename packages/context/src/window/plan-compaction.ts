@@ -1,0 +1,77 @@
+import { toolResults, type Message } from "../messages.js";
+import { compactProgressive, type CompactOptions } from "./compact-progressive.js";
+import { estimateTokens } from "./estimate-tokens.js";
+import { removeToolResponses } from "./filter-tool-responses.js";
+import { pruneTurns, type PruneTurnsOptions } from "./prune-turns.js";
+
+// The whole shrinking path in the right order, for the context hook to call once the pressure
+// latch fires: Layer 0 (progressive removal) first; when even 100% is not enough, turn-aware
+// pruning. Pruning starts again from the history with only the frozen stubs applied — not from the
+// 100% result — so the newest turn really is lossless, and it is bounded by the target (minus room
+// for the summary packet the caller will inject).
+
+export interface PlanCompactionOptions extends CompactOptions {
+  /** Pruning policy's turn count. Default 4. */
+  keepTurns?: number;
+  /** Zone for the pruning policy. Default "compact" (we only prune under pressure). */
+  zone?: PruneTurnsOptions["zone"];
+  zonePolicy?: PruneTurnsOptions["zonePolicy"];
+  /** Tokens to leave free under the target for the summary packet. Default 0. */
+  reserveTokens?: number;
+}
+
+export interface CompactionPlan {
+  strategy: "removal" | "pruning";
+  messages: Message[];
+  /** The removal level reached (100 or the last level when pruning followed). */
+  level: number;
+  /** Newly stubbed tool_use_ids (removal), or distilled ones (pruning). */
+  removed: string[];
+  /** Every stubbed tool_use_id in the output: keep it and pass it back as `frozen`. */
+  frozen: string[];
+  /** Original indices to summarise (pruning only). */
+  dropped: number[];
+  /** Original indices of summary/resume artifacts taken out (pruning only). */
+  artifacts: number[];
+  /** Original index of the kept first message whose results closed a dropped turn (pruning only). */
+  trimmed: number[];
+  tokensBefore: number;
+  tokensAfter: number;
+  targetTokens: number;
+  /** Still over target after everything (one enormous step): the caller must fall back further. */
+  underTarget: boolean;
+}
+
+export function planCompaction(messages: readonly Message[], options: PlanCompactionOptions): CompactionPlan {
+  const removal = compactProgressive(messages, options);
+  const base = { level: removal.level, tokensBefore: removal.tokensBefore, targetTokens: removal.targetTokens };
+  if (removal.underTarget) {
+    return { ...base, strategy: "removal", messages: removal.messages, removed: removal.removed, frozen: removal.frozen, dropped: [], artifacts: [], trimmed: [], tokensAfter: removal.tokensAfter, underTarget: true };
+  }
+
+  const estimate = options.estimate ?? ((m: readonly Message[]) => estimateTokens(m));
+  const frozenOnly = removeToolResponses(messages, 0, { seqs: options.seqs, frozen: options.frozen });
+  const pruned = pruneTurns(frozenOnly.messages, {
+    keepTurns: options.keepTurns,
+    zone: options.zone ?? "compact",
+    zonePolicy: options.zonePolicy,
+    seqs: options.seqs,
+    maxTokens: Math.max(0, removal.targetTokens - 1 - (options.reserveTokens ?? 0)),
+    estimate,
+  });
+  const present = new Set(pruned.messages.flatMap(toolResults).map((r) => r.tool_use_id));
+  const frozen = [...new Set([...frozenOnly.stubbed, ...pruned.distilled])].filter((id) => present.has(id));
+  const tokensAfter = estimate(pruned.messages);
+  return {
+    ...base,
+    strategy: "pruning",
+    messages: pruned.messages,
+    removed: pruned.distilled,
+    frozen,
+    dropped: pruned.dropped,
+    artifacts: pruned.artifacts,
+    trimmed: pruned.trimmed,
+    tokensAfter,
+    underTarget: tokensAfter < removal.targetTokens,
+  };
+}
