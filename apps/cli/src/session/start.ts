@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { loadHats, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
 import { contextWindowOf } from "@hatloop/model";
 import { createTaskWorktree, inPlaceWorkspace, WorkspaceError, type TaskWorkspace } from "@hatloop/tools";
-import { usageError } from "../errors.js";
+import { CliError, usageError } from "../errors.js";
 import { baselineFor, gateCommands } from "./gates.js";
 import { bundledHatsDir, repoHatsDir } from "./paths.js";
 
@@ -63,7 +63,8 @@ async function openWorkspace(options: StartOptions, shortId: string): Promise<Ta
       ? await inPlaceWorkspace(options.repoDir)
       : await createTaskWorktree({ repoDir: options.repoDir, sessionShortId: shortId, worktreeDir: options.config.worktreeDir });
   } catch (error) {
-    if (error instanceof WorkspaceError) throw usageError(error.message);
+    // Bad input (not a repository, no commits, a name taken) is a usage error; git itself failing is not.
+    if (error instanceof WorkspaceError) throw error.code === "git_failed" ? new CliError(error.message) : usageError(error.message);
     throw error;
   }
 }
