@@ -44,11 +44,10 @@ export function compactProgressive(messages: readonly Message[], options: Compac
   const targetTokens = Math.floor((compactAt * targetPct) / 100);
   const tokensBefore = estimate(messages);
 
-  let last: CompactResult | undefined;
-  for (const level of levels) {
+  const attempt = (level: number): CompactResult => {
     const step = removeToolResponses(messages, level, { seqs: options.seqs, frozen: options.frozen });
     const tokensAfter = estimate(step.messages);
-    last = {
+    return {
       messages: step.messages,
       level,
       removed: step.removed,
@@ -58,7 +57,11 @@ export function compactProgressive(messages: readonly Message[], options: Compac
       underTarget: tokensAfter < targetTokens,
       targetTokens,
     };
-    if (last.underTarget) return last;
+  };
+  let result = attempt(levels[0]!);
+  for (const level of levels.slice(1)) {
+    if (result.underTarget) break;
+    result = attempt(level);
   }
-  return last as CompactResult;
+  return result;
 }

@@ -35,6 +35,9 @@ describe("anchored token accounting", () => {
     const stubbed = filterToolResponses(sent, 50);
     expect(contextTokens(stubbed, anchor).source).toBe("estimated");
     expect(contextTokens(sent.slice(0, -2), anchor).source).toBe("estimated");
+    const trusted = { ...anchor, prefixFingerprint: undefined };
+    expect(contextTokens(stubbed, trusted).source).toBe("anchored"); // the caller vouches for the prefix
+    expect(contextTokens(sent.slice(0, -2), trusted).source).toBe("estimated");
     const withSystem = contextTokens(sent, undefined, { system: "abcd".repeat(100) });
     expect(withSystem.tokens).toBe(estimateTokens(sent, { system: "abcd".repeat(100) }));
   });

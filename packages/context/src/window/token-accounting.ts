@@ -18,8 +18,11 @@ export interface UsageAnchor {
   promptTokens: number;
   /** How many messages that request carried. */
   messageCount: number;
-  /** Fingerprint of those messages: a different prefix (pruned, stubbed) invalidates the anchor. */
-  prefixFingerprint: string;
+  /**
+   * Fingerprint of those messages: a different prefix (pruned, stubbed) invalidates the anchor.
+   * Absent: the caller vouches for the prefix (it drops the anchor whenever it rewrites history).
+   */
+  prefixFingerprint?: string;
   /** Estimated system + tools at that time, to add only their change later. */
   overheadEstimate: number;
 }
@@ -73,5 +76,6 @@ export function contextTokens(
 
 function anchorStillHolds(messages: readonly Message[], anchor: UsageAnchor): boolean {
   if (messages.length < anchor.messageCount) return false;
+  if (anchor.prefixFingerprint === undefined) return true;
   return fingerprintMessages(messages.slice(0, anchor.messageCount)) === anchor.prefixFingerprint;
 }
