@@ -143,6 +143,17 @@ describe("pruneTurns on the loop's message shapes", () => {
     expect(pruneTurns(loopHistory, { keepTurns: 4 }).trimmed).toEqual([]);
   });
 
+  it("keeps the turn a results message belongs to when only artifact text made it a turn start", () => {
+    const withSummary = loopHistory.map((m, i) =>
+      i === 6 ? user(result("c", "ok"), { type: "text", text: `${MARKERS.summary} (2 messages)\n- x` }) : m,
+    );
+    const out = pruneTurns(withSummary, { keepTurns: 2 });
+    expect(out.artifacts).toEqual([6]);
+    expect(out.dropped).toEqual([0, 1, 2, 3]); // turns left: [0..3], [4..7], [8..9]
+    expect(out.messages[2]).toEqual(user(result("c", "ok")));
+    expect(validatePairing(out.messages)).toEqual([]);
+  });
+
   it("trims the oldest steps of one enormous turn to fit maxTokens, keeping its opening and last step", () => {
     const steps = Array.from({ length: 30 }, (_, k) => [
       assistant(`step ${k}`, use(`s${k}`, "read_file", { path: `f${k}.ts` })),

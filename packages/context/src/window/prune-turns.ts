@@ -3,7 +3,7 @@ import { toolResults, toolResultText, type ContentBlock, type Message, type Tool
 import { estimateTokens } from "./estimate-tokens.js";
 import { stripArtifacts } from "./strip-artifacts.js";
 import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.js";
-import { isTurnStart, splitTurns, type Turn } from "./turns.js";
+import { isTurnStart, splitTurns } from "./turns.js";
 import type { ContextZone } from "./zones.js";
 
 // Seed 003's turn-aware pruning, the step after Layer 0 when that was not enough: keep a recent
@@ -72,32 +72,29 @@ interface Entry {
 export function pruneTurns(messages: readonly Message[], options: PruneTurnsOptions = {}): PruneResult {
   const policy = zonePrunePolicy(options.zone ?? "green", options.keepTurns ?? 4, options.zonePolicy);
   const stripped = stripArtifacts(messages);
-  const live = (i: number): Message | null => stripped.messages[i] ?? null;
-
-  // Turns of what is left; a turn that was only an artifact disappears with it, and a preamble
-  // (history not starting with a real user message) never counts as a turn to keep.
-  const real = splitTurns(messages).filter((t) => {
-    const start = live(t.start);
-    return start !== null && isTurnStart(start);
-  });
-  let kept = real.slice(-policy.maxTurns);
+  // Turns of what is left: an artifact-only turn is gone, a message that lost its artifact text
+  // belongs wherever its remaining content puts it, and a preamble (history not starting with a
+  // real user message) never counts as a turn to keep.
+  const remaining: Entry[] = stripped.messages.flatMap((message, index) => (message === null ? [] : [{ index, message }]));
+  const turns = splitTurns(remaining.map((e) => e.message))
+    .filter((t) => isTurnStart(remaining[t.start]!.message))
+    .map((t) => remaining.slice(t.start, t.end));
+  let kept = turns.slice(-policy.maxTurns);
 
   const uses = indexToolUses(messages);
   const distilledBy = new Map<number, string[]>();
-  const turnEntries = (turn: Turn, isNewest: boolean): Entry[] =>
-    indicesOf(turn).flatMap((i) => {
-      const message = live(i);
-      if (message === null) return [];
-      if (isNewest) return [{ index: i, message }];
+  const distilTurn = (turn: readonly Entry[]): Entry[] =>
+    turn.map(({ index, message }) => {
       const ids: string[] = [];
       const out = distil(message, policy.distillOverChars, (block) => {
         ids.push(block.tool_use_id);
-        return stubResult({ block, use: uses.get(block.tool_use_id), seq: options.seqs?.[i] });
+        return stubResult({ block, use: uses.get(block.tool_use_id), seq: options.seqs?.[index] });
       });
-      if (ids.length) distilledBy.set(i, ids);
-      return [{ index: i, message: out }];
+      if (ids.length) distilledBy.set(index, ids);
+      return { index, message: out };
     });
-  const build = (turns: readonly Turn[]): Entry[][] => turns.map((t, k) => turnEntries(t, k === turns.length - 1));
+  // The newest turn stays lossless; older kept turns are distilled.
+  const build = (turns: readonly Entry[][]): Entry[][] => turns.map((t, k) => (k === turns.length - 1 ? [...t] : distilTurn(t)));
 
   let groups = build(kept);
   if (options.maxTokens !== undefined) {
@@ -162,6 +159,3 @@ function hasImage(block: ToolResultBlock): boolean {
   return typeof block.content !== "string" && block.content.some((c) => c.type === "image");
 }
 
-function indicesOf(turn: Turn): number[] {
-  return Array.from({ length: turn.end - turn.start }, (_, k) => turn.start + k);
-}
