@@ -8,6 +8,7 @@ describe("hatloop demo", () => {
   it("completes offline in under 30 s, twice in a row, with plain output in a pipe", async () => {
     const home = mkdtempSync(join(tmpdir(), "hatloop-demo-home-"));
     const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") };
+    const outputs: string[] = [];
     for (let round = 1; round <= 2; round++) {
       const started = Date.now();
       const run = await runHatloop(["demo"], env, { timeoutMs: 60_000 });
@@ -18,9 +19,14 @@ describe("hatloop demo", () => {
       expect(run.stdout).toMatch(/gates: test passed, lint FAILED \(exit 1\) => blocked/);
       expect(run.stdout).toMatch(/gates: test passed, lint passed => passed/);
       expect(run.stdout).toMatch(/hatloop: completed: task complete: quality gates passed after 12 iterations/);
+      outputs.push(run.stdout);
     }
     const ls = await runHatloop(["ls", "--json"], env);
-    const sessions = JSON.parse(ls.stdout) as Array<{ status: string }>;
+    const sessions = JSON.parse(ls.stdout) as Array<{ id: string; status: string }>;
     expect(sessions.map((s) => s.status)).toEqual(["completed", "completed"]);
+    // The stored events replay to exactly what the run printed.
+    const logs = await runHatloop(["logs", sessions[0]!.id.slice(0, 8)], env);
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toBe(outputs[1]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { usageError } from "../errors.js";
 import { registerDb } from "./db.js";
+import { registerLogs } from "./logs.js";
 import { registerLs } from "./ls.js";
 import { registerDemo } from "./demo.js";
 import { registerRun } from "./run.js";
@@ -11,6 +12,7 @@ export function registerCommands(program: Command): void {
   registerDemo(program);
   registerLs(program);
   registerShow(program);
+  registerLogs(program);
   registerDb(program);
   registerPending(program);
 }
@@ -21,7 +23,6 @@ function registerPending(program: Command): void {
     ["resume", "continue a session from its latest checkpoint"],
     ["handoff", "print a session's handoff (md, json or yaml)"],
     ["watch", "follow a running session from another terminal"],
-    ["logs", "print a session's events"],
     ["serve", "serve sessions and handoffs over HTTP"],
   ];
   for (const [name, description] of pending) {
