@@ -8,7 +8,7 @@ export const MARKERS = {
   /** The lean packet injected when a session resumes from a checkpoint. */
   resume: "## Resuming session",
   /** A summary of compacted history, as injected into the live context. */
-  summary: "## Compacted history",
+  summary: "## Compacted History",
   /** Stored messages brought back automatically by recall. */
   recalled: "<recalled-context",
   /** The stub that replaces a tool result removed from the live context. */
