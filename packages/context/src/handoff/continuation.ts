@@ -20,7 +20,7 @@ export function buildContinuationPrompt(parts: {
   }
   const tool = parts.working.last_tool_call;
   if (parts.working.interrupted && tool !== null) {
-    lines.push(`The previous iteration stopped during a ${tool.name} call; check its effect before repeating it.`);
+    lines.push(`The previous iteration stopped during a call to ${tool.name}; check its effect before repeating it.`);
   }
   return lines.join("\n");
 }

@@ -30,11 +30,14 @@ const KEEP_NEWEST: ReadonlySet<ListSection> = new Set(["decisions"]);
 
 const MARKER_VALUES: readonly string[] = Object.values(MARKERS);
 
-/** One line, without any line that starts with an injected-text marker, at most `max` chars. */
+/**
+ * One line of at most `max` chars. Injected text (a summary, recalled context...) runs from its
+ * marker to the end, so everything from the first line that starts with a marker is dropped.
+ */
 export function clean(text: string, max: number): string {
-  const kept = text
-    .split(/\r?\n/)
-    .filter((line) => !MARKER_VALUES.some((m) => line.trimStart().startsWith(m)))
+  const lines = text.split(/\r?\n/);
+  const injectedAt = lines.findIndex((line) => MARKER_VALUES.some((m) => line.trimStart().startsWith(m)));
+  const kept = (injectedAt === -1 ? lines : lines.slice(0, injectedAt))
     .join(" ")
     .replace(/\s+/g, " ")
     .trim();

@@ -60,12 +60,14 @@ function planOf(body: string): PlanItem[] {
 }
 
 function splitSections(text: string): Array<{ heading: string; body: string }> {
-  // A deeper heading inside a known section (e.g. "###" inside "## Compacted History") is part of its body.
+  // A deeper, unknown heading inside a known section (e.g. "###" inside "## Compacted History") is part of its body.
   const sections: Array<{ heading: string; level: number; lines: string[] }> = [];
   for (const line of text.replace(/^\s*SCRATCHPAD:/, "").split(/\r?\n/)) {
     const match = /^\s*(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
     const current = sections.at(-1);
-    const folds = current !== undefined && sectionOf(current.heading) !== null && match !== null && match[1]!.length > current.level;
+    const folds =
+      match !== null && current !== undefined && sectionOf(current.heading) !== null &&
+      match[1]!.length > current.level && sectionOf(match[2]!) === null;
     if (match && !folds) {
       sections.push({ heading: match[2]!, level: match[1]!.length, lines: [] });
     } else current?.lines.push(line);

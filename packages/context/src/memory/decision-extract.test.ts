@@ -83,3 +83,16 @@ describe("extractDecisionFromResponse", () => {
     expect(extractDecisionFromResponse("")).toBeNull();
   });
 });
+
+describe("extractDecisionFromResponse on prose lines", () => {
+  it("finds a marker that starts a later sentence of a line", () => {
+    expect(extractDecisionFromResponse("Understood. Going with an internal fix only; the exported API stays as it is.")).toBe(
+      "Going with an internal fix only; the exported API stays as it is.",
+    );
+  });
+
+  it("does not count procedural first steps as decisions", () => {
+    expect(extractDecisionFromResponse("I'll start by reading the parser tests.")).toBeNull();
+    expect(extractDecisionFromResponse("Let me begin by checking the lockfile.")).toBeNull();
+  });
+});

@@ -56,16 +56,30 @@ function shape(raw: string): string | null {
 }
 
 /**
+ * Each non-empty line; for prose lines also the sentences after the first, so that
+ * "Understood. Going with X" still offers "Going with X" (only tiers 1 and 2 can match those).
+ */
+function candidateLines(text: string): string[] {
+  return linesOutsideCodeFences(text).flatMap((raw) => {
+    if (raw.trim().length === 0) return [];
+    if (/^\s*(?:[-*+]|\d+[.)]|#)/.test(raw)) return [raw];
+    const later = raw.trim().split(/(?<=[.!?])\s+/).slice(1).filter((s) => TIER1.test(plainLine(s)) || TIER2.test(plainLine(s)));
+    return [raw, ...later];
+  });
+}
+
+/**
  * The decision a response records, or null. Lines in code fences are ignored; the best-ranked line
  * that passes the quality gate wins.
  */
 export function extractDecisionFromResponse(text: string): string | null {
   const candidates: Candidate[] = [];
-  linesOutsideCodeFences(text).forEach((raw, order) => {
-    if (raw.trim().length === 0) return;
+  let order = 0;
+  for (const raw of candidateLines(text)) {
     const tier = tierOf(raw);
     if (tier !== null) candidates.push({ tier, raw, order, verbIndex: actionVerbWordIndex(plainLine(raw)) });
-  });
+    order++;
+  }
   for (const candidate of [...candidates].sort(rank)) {
     const decision = shape(candidate.raw);
     if (decision !== null) return decision;

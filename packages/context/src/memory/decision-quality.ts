@@ -36,8 +36,12 @@ export function actionVerbWordIndex(text: string): number {
   return text.slice(0, match.index).split(/\s+/).filter(Boolean).length;
 }
 
+// "I'll start by reading the tests" is a step, not a choice.
+const PROCEDURAL = /^(?:i'll|i will|let's|let me|we'll|we will)\s+(?:start|begin|first)\b.{0,40}\b(?:reading|looking|checking|exploring|inspecting|reviewing)\b/i;
+
 export function isFiller(text: string): boolean {
-  return FILLER.test(text.trim());
+  const t = text.trim();
+  return FILLER.test(t) || PROCEDURAL.test(t);
 }
 
 export function isQuestion(text: string): boolean {

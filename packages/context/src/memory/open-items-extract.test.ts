@@ -13,8 +13,8 @@ describe("extractOpenItems", () => {
       "Blocker: the staging database is down",
     ].join("\n");
     const found = extractOpenItems(text);
-    expect(found.openItems).toEqual(["Implement the renderer", "Add tests", "document the trade-offs"]);
-    expect(found.blockers).toEqual(["the staging database is down"]);
+    expect(found.openItems).toEqual(["Implement the renderer", "Add tests", "Document the trade-offs"]);
+    expect(found.blockers).toEqual(["The staging database is down"]);
   });
 
   it("reads bullets under Next steps and Blockers headings and ignores 'None'", () => {
@@ -32,7 +32,7 @@ describe("extractOpenItems", () => {
 
   it("dedups semantically and ignores code fences", () => {
     const text = ["- [ ] Send Grigorije a plan", "Still need to send him a plan", "```", "TODO: not real", "```"].join("\n");
-    expect(extractOpenItems(text).openItems).toEqual(["send him a plan"]);
+    expect(extractOpenItems(text).openItems).toEqual(["Send him a plan"]);
   });
 });
 

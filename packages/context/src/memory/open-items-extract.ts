@@ -32,6 +32,10 @@ function item(text: string): string | null {
   return truncateAtWord(cleaned, MAX_ITEM_LENGTH);
 }
 
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function headingSection(plain: string): Section | null {
   const name = HEADING.exec(plain)?.[1]?.toLowerCase();
   if (name === undefined) return null;
@@ -59,7 +63,7 @@ export function extractOpenItems(text: string): OpenItemsFound {
   let section: Section | null = null;
   const push = (target: string[], raw: string) => {
     const found = item(raw);
-    if (found !== null) target.push(found);
+    if (found !== null) target.push(capitalized(found));
   };
   for (const line of linesOutsideCodeFences(text)) {
     const plain = stripMarkdown(line).trim();
