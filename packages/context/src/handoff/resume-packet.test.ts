@@ -90,7 +90,8 @@ describe("renderResumePacket", () => {
         if (firstTrimmedAt[section] === undefined && listed(text, section) < full[section]) firstTrimmedAt[section] = cap;
       }
     }
-    const order = TRIM_ORDER.map((s) => firstTrimmedAt[s] ?? 0);
+    const expectedOrder: ListSection[] = ["openItems", "files", "decisions", "remaining", "blockers"];
+    const order = expectedOrder.map((s) => firstTrimmedAt[s] ?? 0);
     expect(order.every((cap) => cap > 0)).toBe(true);
     expect([...order].sort((a, b) => b - a)).toEqual(order);
     expect(new Set(order).size).toBe(order.length);

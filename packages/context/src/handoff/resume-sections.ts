@@ -1,4 +1,4 @@
-import { MARKERS } from "../markers.js";
+import { isInjectedText, isSteeringText } from "../memory/index.js";
 import type { Handoff } from "./types.js";
 
 // The pieces of a resume packet. List sections can be shortened one item at a time by the budget
@@ -28,15 +28,13 @@ const TITLES: Readonly<Record<ListSection, string>> = {
 /** Newest kept when shortened (decisions); otherwise the first ones (plan order, paths). */
 const KEEP_NEWEST: ReadonlySet<ListSection> = new Set(["decisions"]);
 
-const MARKER_VALUES: readonly string[] = Object.values(MARKERS);
-
 /**
  * One line of at most `max` chars. Injected text (a summary, recalled context...) runs from its
  * marker to the end, so everything from the first line that starts with a marker is dropped.
  */
 export function clean(text: string, max: number): string {
   const lines = text.split(/\r?\n/);
-  const injectedAt = lines.findIndex((line) => MARKER_VALUES.some((m) => line.trimStart().startsWith(m)));
+  const injectedAt = lines.findIndex((line) => isInjectedText(line) || isSteeringText(line));
   const kept = (injectedAt === -1 ? lines : lines.slice(0, injectedAt))
     .join(" ")
     .replace(/\s+/g, " ")

@@ -53,6 +53,11 @@ describe("isRealUserMessage", () => {
     expect(isRealUserMessage(user(MARKERS.steer))).toBe(false);
   });
 
+  it("recognises markers in either case", () => {
+    expect(isRealUserMessage(user("## Compacted history (iterations 3-9)\n- Called read_file"))).toBe(false);
+    expect(isRealUserMessage(user("## COMPACTED HISTORY\nblob"))).toBe(false);
+  });
+
   it("does not mistake a marker in the middle of a sentence for injection", () => {
     expect(isRealUserMessage(user(`Why does the gauge say ${MARKERS.gauge}81%?`))).toBe(true);
   });

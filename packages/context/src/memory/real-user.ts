@@ -7,19 +7,24 @@ import { blocksOf, type Message, type TextBlock } from "../messages.js";
 // shape has no field for it: every injected text starts with one of MARKERS. A steering message is
 // typed by the user in the TUI, so it counts as real.
 
+// Matching ignores case: producers have spelled a heading marker in two cases before ("## Compacted
+// history"), and no person starts a message with one of these by accident.
 const INJECTED_MARKERS: readonly string[] = Object.entries(MARKERS)
   .filter(([kind]) => kind !== "steer")
-  .map(([, marker]) => marker);
+  .map(([, marker]) => marker.toLowerCase());
+
+function startsWithMarker(text: string, marker: string): boolean {
+  return text.trimStart().slice(0, marker.length).toLowerCase() === marker;
+}
 
 /** True when a piece of text was injected by hatloop (starts with a marker other than steering). */
 export function isInjectedText(text: string): boolean {
-  const start = text.trimStart();
-  return INJECTED_MARKERS.some((marker) => start.startsWith(marker));
+  return INJECTED_MARKERS.some((marker) => startsWithMarker(text, marker));
 }
 
 /** True when the text is a steering message typed by the user while the loop runs. */
 export function isSteeringText(text: string): boolean {
-  return text.trimStart().startsWith(MARKERS.steer);
+  return startsWithMarker(text, MARKERS.steer.toLowerCase());
 }
 
 function withoutSteerMarker(text: string): string {
