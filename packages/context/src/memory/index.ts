@@ -4,6 +4,7 @@
 
 export { extractDecisionFromResponse, MAX_DECISION_LENGTH } from "./decision-extract.js";
 export { hasActionVerb, isDecisionNoise, passesDecisionGate } from "./decision-quality.js";
+export { buildDecisionEnrichmentPrompt, parseDecisionEnrichment, type DecisionEnrichmentResult } from "./decision-enrichment.js";
 export { dedupForm, extractKeywords, formsAreDuplicates, isSemanticDuplicate, normalizeForDedup, STOP_WORDS, type DedupForm } from "./dedup.js";
 export { isInjectedText, isRealUserMessage, isSteeringText, realUserText } from "./real-user.js";
 export { placeholder, redactSecrets, type SecretLabel } from "./redact.js";
