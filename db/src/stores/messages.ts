@@ -86,13 +86,14 @@ export function messageStore(db: Db): MessageStore {
             eq(messages.sessionId, sessionId),
             sql`${messages.search} @@ ${tsquery}`,
             options.excludeSeqs?.length ? notInArray(messages.seq, options.excludeSeqs) : undefined,
+            options.kinds?.length ? inArray(messages.kind, options.kinds) : undefined,
           ),
         )
         .orderBy(desc(rank), desc(messages.seq))
         .limit(options.limit ?? 5);
       return rows.map((r) => {
         const stored = toStored(r);
-        return { seq: stored.seq, iteration: stored.iteration, role: stored.message.role, rank: r.rank, message: stored.message };
+        return { seq: stored.seq, kind: stored.kind, iteration: stored.iteration, role: stored.message.role, rank: r.rank, message: stored.message };
       });
     },
   };

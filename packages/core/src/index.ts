@@ -24,3 +24,7 @@ export type { LoopState, SavedLoopState } from "./loop/state.js";
 export { Checkpointer, type FailureContext } from "./checkpoint/checkpointer.js";
 export { toContextRef, refSeqs, isContextRef, type ContextRef } from "./checkpoint/refs.js";
 export { createEventPersister, toLoopEvent, type EventPersister } from "./persist/event-persister.js";
+export { createContextManager, type ContextManager, type ContextManagerOptions } from "./context/manager.js";
+export { appendCompactedHistory, compactedHistoryOf } from "./context/compacted-history.js";
+export { messageText } from "./context/message-text.js";
+export { mergeAdjacent } from "./loop/merge-adjacent.js";

@@ -1,4 +1,5 @@
 import {
+  createContextManager,
   LoopControl,
   loadHats,
   loadPromptComponents,
@@ -27,6 +28,13 @@ export async function loopDeps(options: {
 }): Promise<LoopDeps> {
   const { session, config } = options;
   const commands = await gateCommands(session.worktreePath, config);
+  const context = createContextManager({
+    config: config.context,
+    store: options.store,
+    sessionId: session.id,
+    repoPath: session.repoPath,
+    summarizer: { model: options.model, summaryModel: config.summaryModel },
+  });
   return {
     store: options.store,
     model: options.model,
@@ -37,5 +45,7 @@ export async function loopDeps(options: {
     git: gitPort,
     control: options.control ?? new LoopControl(),
     sinks: options.sinks,
+    context,
+    restub: context.restub,
   };
 }

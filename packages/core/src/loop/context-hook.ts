@@ -27,6 +27,10 @@ export interface ContextView {
   /** tool_use ids whose results are stubbed in the live context (monotone: they stay stubbed). */
   stubbed: ReadonlySet<string>;
   scratchpad: string;
+  /** The task as the user wrote it. */
+  task: string;
+  /** Checklist items not done yet (what recall should look for). */
+  openItems: string[];
 }
 
 export interface Compaction {
@@ -39,6 +43,8 @@ export interface Compaction {
   tokensAfter: number;
   /** Appended to the scratchpad's "Compacted History". */
   summary: string | null;
+  /** What the summary and fact-extraction calls cost, added to the session's totals. */
+  cost?: { usage: Usage; costUsd: number };
 }
 
 export interface Measurement {

@@ -46,8 +46,8 @@ export interface LoopDeps {
   clock?: { now(): number };
   /** Context management (guard, compaction, recall); without it the context is never managed. */
   context?: ContextHook;
-  /** Re-applies the stubs of a restored live context (the stub text is derived from the original). */
-  restub?: (message: Message, stubbed: ReadonlySet<string>) => Message;
+  /** Re-applies the stubs of a restored live context (the stub text is derived from the originals). */
+  restub?: (messages: Message[], seqs: Array<number | null>, stubbed: ReadonlySet<string>) => Message[];
   /** Builds the handoff stored with each checkpoint. */
   handoff?: (state: LoopState, gitCommit: string | null) => Promise<unknown>;
 }

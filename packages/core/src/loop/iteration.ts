@@ -17,6 +17,8 @@ import { callModel, isAbort } from "./model-call.js";
 import { endRun, failureFrom } from "./outcomes.js";
 import { addUsage, runtimeMs, totalTokens } from "./state.js";
 import { closeTurn } from "./turn-end.js";
+import { mergeAdjacent } from "./merge-adjacent.js";
+import { messageText } from "../context/message-text.js";
 import { handleNotices, recordHealth } from "./health-notes.js";
 
 /** One iteration: control → budgets → health → context guard → model → tools → signals → routing → checkpoint. */
@@ -62,6 +64,7 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   }
 
   const signals = detector.unhandled(parseSignals(text, ctx.knownTopics));
+  const callsSeen = state.seenCalls.size;
   const execution = calls.length ? await executeToolCalls(ctx, calls, services(ctx)) : null;
   const effects = await applySignals(ctx, [...signals, ...(execution?.signals ?? [])]);
   recordHealth(ctx, execution);
@@ -69,7 +72,8 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   const hatChange = completion ? null : route(ctx, effects);
 
   const { warnCrossed } = await closeTurn(ctx, { results: execution?.blocks ?? [], hatChange });
-  const progressed = effects.progressed || hatChange !== null || Boolean(execution?.records.some((r) => r.result.meta?.changedFiles?.length));
+  const progressed =
+    effects.progressed || hatChange !== null || state.seenCalls.size > callsSeen || Boolean(execution?.records.some((r) => r.result.meta?.changedFiles?.length));
   handleNotices(ctx, ctx.health.afterIteration(progressed));
   await finishIteration(ctx, started);
   if (completion?.complete) return endRun(ctx, "completed", "task complete: quality gates passed", 0, "completion");
@@ -96,11 +100,12 @@ async function prepareRequest(ctx: LoopContext): Promise<ModelRequest | null> {
   const allowed = hatToolNames(state.hat, ctx.toolNames);
   const tools = [...deps.tools.filter((t) => allowed.has(t.spec.name)).map((t) => t.spec), ...LOOP_TOOL_SPECS];
   const system = systemParts(deps.prompts, state.hat, ctx.memories);
+  state.request = { system, tools };
   if (deps.context) {
-    const compacted = await applyCompaction(ctx, system, tools);
+    const compacted = await applyCompaction(ctx);
     if (compacted === "interrupted") return null;
   }
-  return { model: state.session.model, system, messages: state.live.map((e) => e.message), tools, maxTokens: ctx.config.maxOutputTokens, signal: deps.control.signal };
+  return { model: state.session.model, system, messages: mergeAdjacent(state.live.map((e) => e.message)), tools, maxTokens: ctx.config.maxOutputTokens, signal: deps.control.signal };
 }
 
 function services(ctx: LoopContext): ToolServices {
@@ -108,8 +113,8 @@ function services(ctx: LoopContext): ToolServices {
   return {
     recall: async (query, limit) => {
       const live = state.live.flatMap((e) => (e.seq === null ? [] : [e.seq]));
-      const hits = await deps.store.messages.search(state.session.id, query, { limit, excludeSeqs: live });
-      return hits.map((h) => ({ seq: h.seq, iteration: h.iteration, role: h.role, text: JSON.stringify(h.message.content) }));
+      const hits = await deps.store.messages.search(state.session.id, query, { limit, excludeSeqs: live, kinds: ["conversation"] });
+      return hits.map((h) => ({ seq: h.seq, iteration: h.iteration, role: h.role, text: messageText(h.message) }));
     },
     runGates: () => deps.gates.run(deps.control.signal),
   };

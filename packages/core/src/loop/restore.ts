@@ -1,4 +1,4 @@
-import type { Message, ToolResultBlock } from "@hatloop/context";
+import type { ToolResultBlock } from "@hatloop/context";
 import { toolUses } from "@hatloop/context";
 import type { HatloopConfig } from "../config.js";
 import { isContextRef, refSeqs } from "../checkpoint/refs.js";
@@ -46,6 +46,7 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
     healthStop: null,
     seenCalls: new Set(),
     notes: [],
+    request: { system: [], tools: [] },
   };
   const checkpoints = await deps.store.checkpoints.list(session.id, { limit: 100 });
   const warnings: string[] = [];
@@ -71,16 +72,17 @@ async function restoreFrom(state: LoopState, checkpoint: CheckpointRecord, deps:
   const saved = checkpoint.state as Partial<SavedLoopState> | null;
   if (!saved || saved.version !== 1) throw new Error("its saved state is malformed");
   const seqs = refSeqs(checkpoint.context);
-  const stored = await deps.store.messages.bySeqs(state.session.id, seqs);
-  if (stored.length !== seqs.length) throw new Error(`${seqs.length - stored.length} referenced messages are missing`);
+  const bySeq = new Map((await deps.store.messages.bySeqs(state.session.id, seqs)).map((m) => [m.seq, m]));
+  const missing = seqs.filter((s) => !bySeq.has(s)).length;
+  if (missing) throw new Error(`${missing} referenced messages are missing`);
+  // The live context keeps its own order (a summary stored late can come first), not seq order.
+  const stored = seqs.map((s) => bySeq.get(s)!);
   const lastRef = seqs.length ? Math.max(...seqs) : 0;
   const tail = state.nextSeq - 1 > lastRef ? await deps.store.messages.range(state.session.id, lastRef + 1, state.nextSeq - 1) : [];
   const stubbed = new Set(checkpoint.context.stubbed);
-  const restub = deps.restub ?? ((m: Message) => m);
-  state.live = [
-    ...stored.map((m): LiveEntry => ({ seq: m.seq, message: restub(m.message, stubbed), kind: m.kind })),
-    ...tail.map((m): LiveEntry => ({ seq: m.seq, message: m.message, kind: m.kind })),
-  ];
+  const entries = [...stored, ...tail];
+  const messages = deps.restub ? deps.restub(entries.map((m) => m.message), entries.map((m) => m.seq), stubbed) : entries.map((m) => m.message);
+  state.live = entries.map((m, i): LiveEntry => ({ seq: m.seq, message: messages[i]!, kind: m.kind }));
   state.stubbed = stubbed;
   state.health = { ...initialHealth(), ...saved.health, idleIterations: 0, consecutiveFailures: 0, refusals: 0 };
   state.hatHistory = saved.hatHistory ?? [];

@@ -2,6 +2,7 @@ import type { Hat } from "../hats/hat.js";
 import type { ChecklistItem, SessionRecord, Usage } from "../store/port.js";
 import type { LiveEntry } from "./context-hook.js";
 import type { HealthState } from "./health.js";
+import type { ToolSpec } from "../ports/model.js";
 
 // Everything the loop carries between iterations. Checkpoints store this state (with the live
 // context as references into the stored messages) and resume rebuilds it.
@@ -31,6 +32,8 @@ export interface LoopState {
   healthStop: string | null;
   /** Call signatures seen this session: a new one counts as progress. */
   seenCalls: Set<string>;
+  /** The system prompt and tools of the current hat's requests (for measuring the context). */
+  request: { system: string[]; tools: ToolSpec[] };
   /** Notes for the next user message: hints, feedback on signals, routing, steering. */
   notes: string[];
 }

@@ -57,7 +57,7 @@ export async function closeTurn(ctx: LoopContext, turn: TurnEnd): Promise<{ warn
   return { warnCrossed };
 }
 
-export function viewOf(ctx: LoopContext, live = ctx.state.live, system: readonly string[] = [], tools = [] as ContextView["tools"]): ContextView {
+export function viewOf(ctx: LoopContext, live = ctx.state.live): ContextView {
   const { state } = ctx;
   return {
     sessionId: state.session.id,
@@ -66,10 +66,12 @@ export function viewOf(ctx: LoopContext, live = ctx.state.live, system: readonly
     model: state.session.model,
     contextWindow: state.session.contextWindow,
     live,
-    system,
-    tools,
+    system: state.request.system,
+    tools: state.request.tools,
     anchor: state.anchor,
     stubbed: state.stubbed,
     scratchpad: state.scratchpad,
+    task: state.session.task,
+    openItems: state.checklist.filter((i) => i.status !== "done" && i.status !== "skipped").map((i) => i.description),
   };
 }

@@ -92,6 +92,7 @@ export interface StoredMessage extends NewMessage {
 
 export interface SearchHit {
   seq: number;
+  kind: MessageKind;
   iteration: number;
   role: Message["role"];
   rank: number;
@@ -107,7 +108,7 @@ export interface MessageStore {
   lastSeq(sessionId: string): Promise<number>;
   count(sessionId: string): Promise<number>;
   /** Full-text search over every string in the stored messages (Postgres tsvector). */
-  search(sessionId: string, query: string, options?: { limit?: number; excludeSeqs?: number[] }): Promise<SearchHit[]>;
+  search(sessionId: string, query: string, options?: { limit?: number; excludeSeqs?: number[]; kinds?: MessageKind[] }): Promise<SearchHit[]>;
 }
 
 export type CheckpointReason =

@@ -11,6 +11,7 @@ import type { GateReport, Tool, ToolResult } from "../ports/tools.js";
 import { loadPromptComponents } from "../prompt/components.js";
 import type { NewSession } from "../store/port.js";
 import { memoryStore } from "./memory-store.js";
+import { createContextManager } from "../context/manager.js";
 
 // Drives whole loops in core's tests: scripted model turns, fake tools and git, the real hats and
 // prompt components from prompts/, and the in-memory store.
@@ -84,6 +85,8 @@ export interface FixtureOptions {
   control?: LoopControl;
   /** Shorthand for the session's iteration budget. */
   maxIterations?: number;
+  /** Turn on context management with this working window (tokens); mechanical summaries only. */
+  contextWindow?: number;
 }
 
 export async function runFixture(options: FixtureOptions) {
@@ -112,8 +115,13 @@ export async function runFixture(options: FixtureOptions) {
     hat: "planner",
     model: "test-model",
     budgets: { maxIterations: options.maxIterations ?? 50, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
+    ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
     ...options.session,
   });
+  const config = { ...defaultConfig(), ...options.config };
+  const context = options.contextWindow
+    ? createContextManager({ config: config.context, store, sessionId: "s-0000-1111", repoPath: "/repo", summarizer: null })
+    : undefined;
   const deps: LoopDeps = {
     store,
     model,
@@ -124,8 +132,9 @@ export async function runFixture(options: FixtureOptions) {
     git: { ...fakeGit, commits: [] } as typeof fakeGit,
     control,
     sinks: [(e) => events.push(e)],
+    context,
+    restub: context?.restub,
   };
-  const config = { ...defaultConfig(), ...options.config };
   const outcome: LoopOutcome = await runLoop({ sessionId: "s-0000-1111", config }, deps);
   const messages = await store.messages.range("s-0000-1111", 1, 10_000);
   return { outcome, store, events, model, messages, control, deps, session: (await store.sessions.get("s-0000-1111"))!, of: <T extends LoopEvent["type"]>(t: T) => events.filter((e) => e.type === t) as Array<Extract<LoopEvent, { type: T }>> };

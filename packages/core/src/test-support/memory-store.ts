@@ -90,12 +90,15 @@ export function memoryStore(): Store & { data: { sessions: Map<string, SessionRe
         return list(messages, id).length;
       },
       async search(id, query, options = {}) {
-        const words = query.toLowerCase().split(/\W+/).filter(Boolean);
+        // Like websearch_to_tsquery: words must all match, or any of them with "a OR b".
+        const anyOf = / OR /.test(query);
+        const words = query.toLowerCase().split(/\W+/).filter((w) => w.length > 2 && w !== "or");
+        const has = (m: StoredMessage, w: string) => JSON.stringify(m.message.content).toLowerCase().includes(w);
         return list(messages, id)
-          .filter((m) => !options.excludeSeqs?.includes(m.seq))
-          .filter((m) => words.every((w) => JSON.stringify(m.message.content).toLowerCase().includes(w)))
+          .filter((m) => !options.excludeSeqs?.includes(m.seq) && (!options.kinds || options.kinds.includes(m.kind)))
+          .filter((m) => (anyOf ? words.some((w) => has(m, w)) : words.every((w) => has(m, w))))
           .slice(0, options.limit ?? 5)
-          .map((m) => ({ seq: m.seq, iteration: m.iteration, role: m.message.role, rank: 1, message: structuredClone(m.message) }));
+          .map((m) => ({ seq: m.seq, kind: m.kind, iteration: m.iteration, role: m.message.role, rank: 1, message: structuredClone(m.message) }));
       },
     },
     checkpoints: {

@@ -1,0 +1,69 @@
+import { validatePairing, toolResults } from "@hatloop/context";
+import { describe, expect, it } from "vitest";
+import { runFixture, fakeTool, type Turn } from "../test-support/loop-fixture.js";
+import type { Tool } from "../ports/tools.js";
+
+// A loop long enough to cross 80% and 90% of a small window, with bulky tool results.
+
+const fileBody = (n: number) => `// file ${n}\n${Array.from({ length: 40 }, (_, i) => `export const value${n}_${i} = ${i}; // padding line for bulk ${"x".repeat(20)}`).join("\n")}${n === 2 ? "\n// the zebra constant lives here" : ""}`;
+
+/** Each turn reads a file; `thinking` adds prose the model writes, which stubs cannot shrink. */
+function turns(n: number, thinking = 0): Turn[] {
+  return Array.from({ length: n }, (_, i) => ({ text: `Reading file ${i}. ${"Reasoning about the module layout. ".repeat(thinking)}`, tools: [{ name: "read_file", input: { path: `src/f${i}.ts` } }] }));
+}
+
+describe("context management in the loop", () => {
+  it("warns, checkpoints, removes, prunes, stays under target, and loses nothing", async () => {
+    const read = fakeTool("read_file", (input) => ({ isError: false, content: fileBody(Number(String(input.path).match(/\d+/)![0])) }));
+    // The real recall service, as the tools package's recall tool uses it.
+    const recallTool: Tool = { spec: { name: "recall", description: "recall", inputSchema: { type: "object" } }, run: async (input, context) => {
+      const hits = await context.services.recall(String(input.query), 5);
+      return { isError: false, content: hits.map((h) => `#${h.seq}: ${h.text}`).join("\n") };
+    } };
+    const run = await runFixture({
+      turns: [...turns(60, 30), { tools: [{ name: "recall", input: { query: "zebra" } }] }],
+      tools: [read, recallTool],
+      contextWindow: 20_000,
+      maxIterations: 61,
+      session: { hat: "creator" },
+    });
+    const checkpoints = run.of("checkpoint.saved").map((e) => e.data.reason);
+    const compactions = run.of("context.compacted");
+    const strategies = compactions.map((e) => e.data.strategy);
+    expect(checkpoints).toContain("warn-threshold");
+    expect(strategies[0]).toBe("removal");
+    expect(strategies.some((s) => s.startsWith("pruning"))).toBe(true);
+    // One compaction per pressure episode: never two iterations in a row.
+    const iterations = compactions.map((e) => e.iteration);
+    expect(iterations.every((it, i) => i === 0 || it - iterations[i - 1]! > 1)).toBe(true);
+    // Each compaction lands under 80% of the compaction threshold (90% of the window).
+    for (const c of compactions) expect(c.data.tokensAfter).toBeLessThan(20_000 * 0.9 * 0.8);
+    // The requests the model saw stayed valid and never exceeded the window.
+    for (const request of run.model.requests) {
+      expect(validatePairing(request.messages)).toEqual([]);
+      expect(JSON.stringify(request.messages).length / 4).toBeLessThan(20_000);
+    }
+    // Every stored message is still there: 1 task + 2 per iteration + injected packets.
+    const conversation = run.messages.filter((m) => m.kind === "conversation");
+    expect(conversation.length).toBe(1 + 2 * 61);
+    expect(JSON.stringify(run.messages)).toContain("the zebra constant lives here");
+    // The live context no longer shows file 2, but recall finds it by a word in it.
+    const lastRequest = JSON.stringify(run.model.requests.at(-1)!.messages);
+    expect(lastRequest).toContain("[tool result removed from context");
+    const f2Result = run.model.requests.at(-1)!.messages.flatMap((m) => toolResults(m)).find((r) => r.tool_use_id === "toolu_3_0");
+    expect(f2Result === undefined || String(f2Result.content).startsWith("[tool result removed from context")).toBe(true);
+    const recalled = run.messages.at(-1)!.message;
+    expect(JSON.stringify(toolResults(recalled)[0]!.content)).toContain("the zebra constant lives here");
+    expect(run.messages.filter((m) => JSON.stringify(m.message).includes("Context compacted (")).length).toBeGreaterThan(0);
+    expect(run.session.scratchpad).toContain("## Compacted History");
+  });
+
+  it("shows the gauge line to the model from 70% with 'Checkpoint saved' after the warn checkpoint", async () => {
+    const read = fakeTool("read_file", (input) => ({ isError: false, content: fileBody(Number(String(input.path).match(/\d+/)![0])) }));
+    const run = await runFixture({ turns: turns(22), tools: [read], contextWindow: 20_000, maxIterations: 22, session: { hat: "creator" } });
+    const gauges = run.messages.flatMap((m) => JSON.stringify(m.message).match(/\[Context: \d+% \| \d+k\/20k tokens[^\]]*\]/g) ?? []);
+    expect(gauges.length).toBeGreaterThan(0);
+    expect(gauges.some((g) => g.endsWith("| Checkpoint saved]"))).toBe(true);
+    expect(run.of("context.gauge").some((e) => e.data.zone === "warn")).toBe(true);
+  });
+});

@@ -1,0 +1,52 @@
+import {
+  artifactTrail,
+  buildSummaryPrompt,
+  extractDecisionFromResponse,
+  parseStructuredSummary,
+  summarizeMechanically,
+  type Message,
+} from "@hatloop/context";
+import type { ModelPort } from "../ports/model.js";
+import type { Usage } from "../store/port.js";
+
+// The summary of what a compaction drops: the structured LLM summary (seed 004's seven sections) on
+// the cheaper model when enabled, else — or on any error, or when the answer lacks its sections —
+// the mechanical one, which is deterministic and keeps the whole artifact trail.
+
+export interface DroppedSummary {
+  text: string;
+  source: "llm" | "mechanical";
+  usage: Usage | null;
+  costUsd: number;
+  /** Why the LLM summary was not used, when it was attempted. */
+  fallbackReason: string | null;
+}
+
+export async function summarizeDropped(
+  messages: Message[],
+  options: { model: ModelPort | null; summaryModel: string; signal: AbortSignal },
+): Promise<DroppedSummary> {
+  const mechanical = summarizeMechanically(messages, { extractDecision: extractDecisionFromResponse }).text;
+  if (!options.model) return { text: mechanical, source: "mechanical", usage: null, costUsd: 0, fallbackReason: null };
+  try {
+    const prompt = buildSummaryPrompt(messages);
+    const response = await options.model.complete({
+      model: options.summaryModel,
+      system: [],
+      messages: [{ role: "user", content: prompt }],
+      tools: [],
+      maxTokens: 4_096,
+      signal: options.signal,
+    });
+    const text = typeof response.message.content === "string" ? response.message.content : response.message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const parsed = parseStructuredSummary(text);
+    const usage = response.usage;
+    if (!parsed) return { text: mechanical, source: "mechanical", usage, costUsd: response.costUsd, fallbackReason: "the summary lacked its sections" };
+    // The artifact trail is every method's weak spot: keep the deterministic one beside the prose.
+    const files = artifactTrail(messages);
+    const trail = files.length ? `\n\nFiles changed (from the tool calls): ${files.join(", ")}` : "";
+    return { text: `${parsed}${trail}`, source: "llm", usage, costUsd: response.costUsd, fallbackReason: null };
+  } catch (error) {
+    return { text: mechanical, source: "mechanical", usage: null, costUsd: 0, fallbackReason: (error as Error).message.split("\n")[0]!.slice(0, 200) };
+  }
+}
