@@ -28,3 +28,5 @@ export { createContextManager, type ContextManager, type ContextManagerOptions }
 export { appendCompactedHistory, compactedHistoryOf } from "./context/compacted-history.js";
 export { messageText } from "./context/message-text.js";
 export { mergeAdjacent } from "./loop/merge-adjacent.js";
+export { findRestorePoint, type RestorePoint } from "./loop/restore.js";
+export { totalTokens as totalUsageTokens } from "./loop/state.js";

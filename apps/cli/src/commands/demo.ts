@@ -5,14 +5,25 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { shortId } from "../format.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
+import { renderHandoffMarkdown } from "@hatloop/context";
+import { ExitCode } from "../errors.js";
 import { driveSession } from "../session/drive.js";
+import { findHandoff } from "../session/handoff.js";
+import { resumeSession } from "./resume.js";
 import { chooseModel } from "../session/model.js";
 import { demoDir } from "../session/paths.js";
 import { startSession } from "../session/start.js";
 
 // An offline end-to-end session: the bundled sample repository is copied to a temp dir and made a
 // git repository, then a scripted model works a real task in it — real files, real `npm test`, real
-// quality gates — and the session lands in the database like any other.
+// quality gates — and the session lands in the database like any other. It runs in two parts: the
+// first stops at a small iteration budget, the handoff is printed, and the second resumes from the
+// checkpoint. A small context window makes the context guard warn, checkpoint and compact.
+
+/** The first part stops here (a budget pause); the rest runs after a resume. */
+const DEMO_FIRST_PART = 6;
+/** Small enough that twelve iterations cross the gauge, warn and compaction thresholds. */
+const DEMO_WINDOW = 6_000;
 
 export const DEMO_TASK =
   'slugify("  Hello, World!  ") returns "hello-world-": make slugify never start or end with a dash, with a test.';
@@ -25,13 +36,25 @@ export function registerDemo(program: Command): void {
     .action(async (flags: { json?: boolean }, command: Command) => {
       const repo = prepareSampleRepo();
       const model = chooseModel(`scripted:${join(demoDir, "scenario.jsonl")}`);
-      const config = configFor(command, { model: model.id, maxIterations: 30 });
+      const config = configFor(command, { model: model.id, maxIterations: DEMO_FIRST_PART, context: { window: DEMO_WINDOW } });
+      const output = flags.json ? "json" : "plain";
+      const note = (line: string) => process.stderr.write(`hatloop demo: ${line}\n`);
       const store = await openConfiguredStore(config);
       try {
-        process.stderr.write(`hatloop demo: sample repository at ${repo}\n`);
+        note(`sample repository at ${repo}`);
         const session = await startSession({ task: DEMO_TASK, repoDir: repo, inPlace: false, config, modelId: model.id, store, progress: (l) => process.stderr.write(`${l}\n`) });
-        process.exitCode = await driveSession({ session, store, config, model, output: flags.json ? "json" : "plain" });
-        process.stderr.write(`hatloop demo: done. Look around: hatloop show ${shortId(session.id)}, hatloop ls, git -C ${session.worktreePath} log --oneline\n`);
+        const first = await driveSession({ session, store, config, model, output });
+        if (first !== ExitCode.budget) {
+          process.exitCode = first;
+          return;
+        }
+        const found = await findHandoff(store, session.id);
+        note(`paused at its budget of ${DEMO_FIRST_PART} iterations. The handoff it left (hatloop handoff ${shortId(session.id)}):`);
+        if (found && !flags.json) process.stdout.write(`${renderHandoffMarkdown(found.handoff)}\n`);
+        note(`resuming with hatloop resume ${shortId(session.id)} --max-iterations 24`);
+        const paused = (await store.sessions.get(session.id))!;
+        process.exitCode = await resumeSession(store, paused, { maxIterations: 24, json: flags.json }, config);
+        note(`done. Look around: hatloop show ${shortId(session.id)}, hatloop handoff ${shortId(session.id)}, hatloop logs ${shortId(session.id)}, git -C ${session.worktreePath} log --oneline`);
       } finally {
         await store.close();
       }

@@ -4,12 +4,18 @@ import { registerDb } from "./db.js";
 import { registerLogs } from "./logs.js";
 import { registerLs } from "./ls.js";
 import { registerDemo } from "./demo.js";
+import { registerHandoff } from "./handoff.js";
+import { registerServe } from "./serve.js";
+import { registerResume } from "./resume.js";
 import { registerRun } from "./run.js";
 import { registerShow } from "./show.js";
 
 export function registerCommands(program: Command): void {
   registerRun(program);
+  registerResume(program);
   registerDemo(program);
+  registerHandoff(program);
+  registerServe(program);
   registerLs(program);
   registerShow(program);
   registerLogs(program);
@@ -20,10 +26,7 @@ export function registerCommands(program: Command): void {
 /** Commands of the design whose issues have not landed: registered, answering exit code 2. */
 function registerPending(program: Command): void {
   const pending: Array<[string, string]> = [
-    ["resume", "continue a session from its latest checkpoint"],
-    ["handoff", "print a session's handoff (md, json or yaml)"],
     ["watch", "follow a running session from another terminal"],
-    ["serve", "serve sessions and handoffs over HTTP"],
   ];
   for (const [name, description] of pending) {
     program

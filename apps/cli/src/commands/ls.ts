@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { SessionRecord } from "@hatloop/core";
 import { formatAge, formatCost, shortId, table } from "../format.js";
 import { positiveInt } from "../options.js";
+import { displayStatus } from "../session/liveness.js";
 import { printJson, withStore } from "../runtime.js";
 
 export function registerLs(program: Command): void {
@@ -23,7 +24,7 @@ export function renderSessionList(sessions: SessionRecord[], now = new Date()): 
   if (sessions.length === 0) return 'No sessions yet. Start one with: hatloop run "<task>"   (or try: hatloop demo)';
   const rows = sessions.map((s) => [
     shortId(s.id),
-    s.status,
+    displayStatus(s, now.getTime()),
     s.hat,
     s.budgets.maxIterations ? `${s.iteration}/${s.budgets.maxIterations}` : String(s.iteration),
     formatCost(s.costUsd),

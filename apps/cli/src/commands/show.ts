@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { ChecklistItem, CheckpointRecord, SessionRecord } from "@hatloop/core";
 import { formatAge, formatCost, formatDuration, formatTokens } from "../format.js";
 import { printJson, resolveSession, withStore } from "../runtime.js";
+import { displayStatus } from "../session/liveness.js";
 
 export function registerShow(program: Command): void {
   program
@@ -28,7 +29,7 @@ export function renderSession(s: SessionRecord, checklist: ChecklistItem[], chec
   const lines = [
     `session    ${s.id}`,
     `task       ${s.task}`,
-    `status     ${s.status}${s.stopReason ? ` (${s.stopReason})` : ""}`,
+    `status     ${displayStatus(s)}${s.stopReason ? ` (${s.stopReason})` : ""}`,
     `hat        ${s.hat}`,
     `iteration  ${s.iteration}${b.maxIterations ? ` of ${b.maxIterations}` : ""}`,
     `branch     ${s.branch}${s.inPlace ? " (in place)" : ""}`,

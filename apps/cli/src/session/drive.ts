@@ -3,8 +3,18 @@ import { jsonSink } from "../sinks/json.js";
 import { plainSink } from "../sinks/plain.js";
 import type { ModelChoice } from "./model.js";
 import { loopDeps } from "./deps.js";
+import { startHeartbeat } from "./liveness.js";
 
 export type OutputMode = "plain" | "json";
+
+/**
+ * Model turns already taken: the iteration of the last stored message. After a crash mid-iteration
+ * that iteration's response is stored although the session row was not updated yet.
+ */
+async function iterationsDone(store: Store, sessionId: string): Promise<number> {
+  const last = await store.messages.lastSeq(sessionId);
+  return last ? ((await store.messages.range(sessionId, last, last))[0]?.iteration ?? 0) : 0;
+}
 
 /**
  * Runs a session's loop in this process with the chosen output, persisting every event. Ctrl-C
@@ -34,11 +44,13 @@ export async function driveSession(options: {
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
+  const stopHeartbeat = startHeartbeat(store, session.id);
   try {
-    const deps = await loopDeps({ session, store, model: await options.model.create(session.iteration), config, sinks: [persister.sink, printer], control });
+    const deps = await loopDeps({ session, store, model: await options.model.create(await iterationsDone(store, session.id)), config, sinks: [persister.sink, printer], control });
     const outcome = await runLoop({ sessionId: session.id, config }, deps);
     return outcome.exitCode;
   } finally {
+    stopHeartbeat();
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
     await persister.close();

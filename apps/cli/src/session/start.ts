@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { redactSecrets } from "@hatloop/context";
 import { loadHats, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
 import { contextWindowOf } from "@hatloop/model";
 import { createTaskWorktree, inPlaceWorkspace, WorkspaceError, type TaskWorkspace } from "@hatloop/tools";
@@ -23,7 +24,8 @@ export interface StartOptions {
 /** Creates the workspace (a worktree on a new branch, or the checkout itself) and the session row. */
 export async function startSession(options: StartOptions): Promise<SessionRecord> {
   const { config, store } = options;
-  const task = options.task.trim();
+  // Secrets pasted into a task are not kept: the task is stored and sent to the model redacted.
+  const task = redactSecrets(options.task.trim());
   if (!task) throw usageError("the task is empty");
   const id = randomUUID();
   const workspace = await openWorkspace(options, id.slice(0, 8));

@@ -21,7 +21,19 @@ export const MAX_LEARNINGS = 30;
 const RECENT_ASSISTANT_MESSAGES = 3;
 
 function assistantTexts(messages: readonly Message[]): string[] {
-  return messages.filter((m) => m.role === "assistant").map((m) => textOf(m)).filter((t) => t.trim().length > 0);
+  return messages.filter((m) => m.role === "assistant").map((m) => withoutScratchpad(textOf(m))).filter((t) => t.trim().length > 0);
+}
+
+/**
+ * A response without its SCRATCHPAD block: the scratchpad is read by its sections (its Key
+ * Decisions are curated), and a bullet of "Current Understanding" is a fact, not a decision.
+ */
+export function withoutScratchpad(text: string): string {
+  const start = text.search(/^\s*`*SCRATCHPAD:/m);
+  if (start === -1) return text;
+  const rest = text.slice(start);
+  const end = rest.search(/\n\s*`*(?:EVENT:|CHECKLIST_(?:ADD|DONE|FAILED):|MEMORY:|ACKNOWLEDGE_FAILURES)/);
+  return text.slice(0, start) + (end === -1 ? "" : rest.slice(end));
 }
 
 export function collectDecisions(

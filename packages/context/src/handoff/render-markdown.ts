@@ -35,7 +35,7 @@ function usageLines(h: Handoff): string[] {
     `- Tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_tokens} cache read, ${u.cache_write_tokens} cache write`,
     `- Cost: $${u.cost_usd.toFixed(4)} · runtime ${Math.round(u.runtime_ms / 1000)}s`,
     `- Context: ${u.context_tokens}/${u.context_window} tokens`,
-    `- Budgets: iterations ${limit(u.budgets.max_iterations)}, tokens ${limit(u.budgets.max_tokens)}, cost ${limit(u.budgets.max_cost_usd)}, runtime ms ${limit(u.budgets.max_runtime_ms)}`,
+    `- Budgets: iterations ${limit(u.budgets.max_iterations)}, tokens ${limit(u.budgets.max_tokens)}, cost ${limit(u.budgets.max_cost_usd)}, runtime ${u.budgets.max_runtime_ms === null ? "none" : durationText(u.budgets.max_runtime_ms)}`,
   ];
 }
 
@@ -93,4 +93,11 @@ export function renderHandoffMarkdown(h: Handoff): string {
     ...section("Continuation prompt", fenced(h.continuation_prompt)),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** 14400000 -> "4h", 5400000 -> "1h30m", 90000 -> "1m30s". */
+function durationText(ms: number): string {
+  const s = Math.round(ms / 1000);
+  const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  return [h ? `${h}h` : "", m ? `${m}m` : "", sec || (!h && !m) ? `${sec}s` : ""].join("");
 }

@@ -1,3 +1,4 @@
+import { capitalize } from "./text.js";
 import { actionVerbWordIndex, hasActionVerb, passesDecisionGate } from "./decision-quality.js";
 import { collapseWhitespace, linesOutsideCodeFences, stripListMarker, stripMarkdown, wholeSentencesWithin } from "./text.js";
 
@@ -51,7 +52,7 @@ function shape(raw: string): string | null {
   const plain = plainLine(raw).replace(LABEL, "");
   const bounded = wholeSentencesWithin(plain, MAX_DECISION_LENGTH);
   if (bounded === null || bounded.length === 0) return null;
-  const text = bounded.charAt(0).toUpperCase() + bounded.slice(1);
+  const text = capitalize(bounded);
   return passesDecisionGate(raw, text) ? text : null;
 }
 

@@ -1,3 +1,4 @@
+import { capitalize } from "./text.js";
 import { cleanItem, dedupeKeepNewest } from "./items.js";
 import { linesOutsideCodeFences, stripMarkdown, truncateAtWord } from "./text.js";
 
@@ -33,7 +34,7 @@ function item(text: string): string | null {
 }
 
 function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return capitalize(text);
 }
 
 function headingSection(plain: string): Section | null {

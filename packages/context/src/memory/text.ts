@@ -69,3 +69,15 @@ export function stripMarkdown(text: string): string {
     .replace(/(^|[\s(])[*_](?=\S)|(?<=\S)[*_](?=[\s).,;:!?]|$)/g, "$1")
     .replace(/`+/g, "");
 }
+
+/**
+ * Upper-cases the first letter of a sentence that starts with a plain word; a path, identifier or
+ * command ("src/app.ts: ...", "npm test", "useState") is left exactly as written.
+ */
+export function capitalize(text: string): string {
+  const first = /^\S+/.exec(text)?.[0] ?? "";
+  return /^[a-z]+[,:;]?$/.test(first) && !CODE_WORDS.has(first.replace(/[,:;]$/, "")) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+/** Lower-case words that are commands or keywords, never capitalised. */
+const CODE_WORDS = new Set(["npm", "pnpm", "yarn", "git", "node", "npx", "make", "cargo", "go", "pytest", "const", "let", "var", "true", "false", "null"]);

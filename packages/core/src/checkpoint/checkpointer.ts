@@ -25,7 +25,7 @@ export interface CheckpointerOptions {
   commit: boolean;
   now(): number;
   /** Builds the handoff stored with the checkpoint (filled by the handoff module). */
-  handoff?: (state: LoopState, gitCommit: string | null) => Promise<unknown>;
+  handoff?: (state: LoopState, gitCommit: string | null, failure?: FailureContext) => Promise<unknown>;
 }
 
 /** Reasons whose repeats are skipped when the context moved less than 5% since the last one. */
@@ -50,6 +50,7 @@ export class Checkpointer {
     const gitCommit = this.options.commit
       ? await git.commitAll(session.worktreePath, `hatloop: ${session.id.slice(0, 8)} iteration ${state.iteration} (${state.hat.name}, ${reason})`)
       : await git.headCommit(session.worktreePath).catch(() => null);
+    const handoff = this.options.handoff ? await this.options.handoff(state, gitCommit, failure) : null;
     const saved: SavedLoopState = {
       version: 1,
       checklist: state.checklist.map((i) => ({ ...i })),
@@ -60,6 +61,8 @@ export class Checkpointer {
       nextSeq: state.nextSeq,
       compactions: state.compactions,
       notes: [...state.notes],
+      decisions: state.decisions,
+      openItems: state.openItems,
     };
     const record = await store.checkpoints.append(session.id, {
       reason,
@@ -74,7 +77,7 @@ export class Checkpointer {
       recoveryHint: failure?.recoveryHint ?? null,
       usage: { ...state.usage, costUsd: state.costUsd, runtimeMs: runtimeMs(state, this.options.now()) },
       state: saved,
-      handoff: this.options.handoff ? await this.options.handoff(state, gitCommit) : null,
+      handoff,
       gitCommit,
     });
     this.lastTokens.set(reason, state.contextTokens);

@@ -8,6 +8,7 @@ import type { HatloopConfig } from "../config.js";
 import type { LoopControl } from "./control.js";
 import type { ContextHook } from "./context-hook.js";
 import type { LoopState } from "./state.js";
+import type { FailureContext } from "../checkpoint/checkpointer.js";
 import type { Message } from "@hatloop/context";
 
 /** Git facts the loop needs; implemented with simple-git by @hatloop/tools. Never from the model. */
@@ -48,8 +49,8 @@ export interface LoopDeps {
   context?: ContextHook;
   /** Re-applies the stubs of a restored live context (the stub text is derived from the originals). */
   restub?: (messages: Message[], seqs: Array<number | null>, stubbed: ReadonlySet<string>) => Message[];
-  /** Builds the handoff stored with each checkpoint. */
-  handoff?: (state: LoopState, gitCommit: string | null) => Promise<unknown>;
+  /** Builds the handoff stored with each checkpoint; default: the full handoff (checkpoint/handoff.ts). */
+  handoff?: (state: LoopState, gitCommit: string | null, failure?: FailureContext) => Promise<unknown>;
 }
 
 export interface LoopOptions {

@@ -19,6 +19,7 @@ import { addUsage, runtimeMs, totalTokens } from "./state.js";
 import { closeTurn } from "./turn-end.js";
 import { mergeAdjacent } from "./merge-adjacent.js";
 import { messageText } from "../context/message-text.js";
+import { redactMessage } from "../context/redact-message.js";
 import { handleNotices, recordHealth } from "./health-notes.js";
 
 /** One iteration: control → budgets → health → context guard → model → tools → signals → routing → checkpoint. */
@@ -55,9 +56,10 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   state.costUsd += response.costUsd;
   await deps.store.sessions.addUsage(state.session.id, response.usage, response.costUsd);
   const calls = toolUseBlocks(response);
-  const text = textOf(response.message);
+  const assistant = redactMessage(nonEmptyAssistant(response.message));
+  const text = textOf(assistant);
   emitter.emit("model.response", { stopReason: response.stopReason, usage: response.usage, costUsd: response.costUsd, toolCalls: calls.length, textChars: text.length });
-  await appendLive(ctx, nonEmptyAssistant(response.message));
+  await appendLive(ctx, assistant);
   state.anchor = { usage: response.usage, entries: state.live.length - 1 };
   if (response.stopReason === "max_tokens" && calls.length === 0) {
     state.notes.push("Your last response was cut off at the output limit. Continue from where it stopped, in shorter steps.");

@@ -2,10 +2,11 @@ import type { ContentBlock, Message } from "@hatloop/context";
 import { estimateTokens } from "@hatloop/context";
 import type { LiveEntry } from "./context-hook.js";
 import type { LoopContext } from "./loop-context.js";
+import { redactMessage } from "../context/redact-message.js";
 
 /** Stores a message (append-only, before the next model call) and adds it to the live context. */
 export async function appendLive(ctx: LoopContext, message: Message, kind: LiveEntry["kind"] = "conversation"): Promise<LiveEntry> {
-  const entry: LiveEntry = { seq: null, message, kind };
+  const entry: LiveEntry = { seq: null, message: redactMessage(message), kind };
   await storeEntries(ctx, [entry]);
   ctx.state.live.push(entry);
   return entry;
@@ -16,7 +17,10 @@ export async function storeEntries(ctx: LoopContext, entries: LiveEntry[]): Prom
   const { state, deps } = ctx;
   const fresh = entries.filter((e) => e.seq === null);
   if (fresh.length === 0) return;
-  for (const e of fresh) e.seq = state.nextSeq++;
+  for (const e of fresh) {
+    e.seq = state.nextSeq++;
+    e.message = redactMessage(e.message);
+  }
   await deps.store.messages.append(
     state.session.id,
     fresh.map((e) => ({

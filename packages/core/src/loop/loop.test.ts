@@ -2,7 +2,7 @@ import { toolResults, toolUses, type Message } from "@hatloop/context";
 import { describe, expect, it } from "vitest";
 import { LoopControl } from "./control.js";
 import { ModelError } from "../ports/model.js";
-import { runFixture, type Turn } from "../test-support/loop-fixture.js";
+import { fakeTool, runFixture, type Turn } from "../test-support/loop-fixture.js";
 
 /** Every tool_use answered in the very next message, roles alternating (what the API requires). */
 function expectValidTranscript(messages: Array<{ message: Message }>) {
@@ -123,5 +123,21 @@ describe("runLoop", () => {
     const run = await runFixture({ control, turns: [{ text: "thinking", before: () => control.steer("use the fake clock") }, { text: "ok" }], maxIterations: 2 });
     expect(JSON.stringify(run.messages[2]!.message)).toContain("[Steering from the user] use the fake clock");
     expect(run.of("steer")[0]?.data.text).toBe("use the fake clock");
+  });
+});
+
+describe("secrets", () => {
+  it("redacts secrets from tool output before the model, the database or the event log sees them", async () => {
+    const key = "sk-ant-api03-" + "Zx9".repeat(30);
+    const run = await runFixture({
+      session: { hat: "creator" },
+      maxIterations: 2,
+      tools: [fakeTool("read_file", () => ({ isError: false, content: `ANTHROPIC_API_KEY=${key}\nPORT=3000` }))],
+      turns: [{ tools: [{ name: "read_file", input: { path: ".env" } }] }, { text: "done" }],
+    });
+    expect(JSON.stringify(run.messages)).not.toContain(key);
+    expect(JSON.stringify(run.messages)).toContain("[REDACTED:");
+    expect(JSON.stringify(run.messages)).toContain("PORT=3000");
+    expect(JSON.stringify(run.model.requests[1]!.messages)).not.toContain(key);
   });
 });

@@ -1,5 +1,6 @@
 import { knownTopics } from "../hats/router.js";
 import { Checkpointer } from "../checkpoint/checkpointer.js";
+import { handoffBuilder } from "../checkpoint/handoff.js";
 import { taskMessage } from "../prompt/build.js";
 import type { LoopDeps, LoopOptions, LoopOutcome } from "./deps.js";
 import { Emitter } from "./emitter.js";
@@ -32,7 +33,7 @@ export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<Loo
     retain: options.config.checkpoint.retain,
     commit: !session.inPlace,
     now,
-    handoff: deps.handoff,
+    handoff: deps.handoff ?? handoffBuilder({ git: deps.git, store, now }),
   });
   const ctx: LoopContext = {
     deps,
@@ -65,7 +66,9 @@ export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<Loo
   let outcome: LoopOutcome;
   try {
     if (!restored.resumed) {
-      await appendLive(ctx, { role: "user", content: [textBlock(taskMessage(deps.prompts, { task: session.task, branch: session.branch, base: session.baseCommit, hat: state.hat.name }))] });
+      // The task verbatim (what the user said), then hatloop's note about where it runs (marked as injected).
+      const note = taskMessage(deps.prompts, { task: session.task, branch: session.branch, base: session.baseCommit, hat: state.hat.name });
+      await appendLive(ctx, { role: "user", content: [textBlock(session.task), textBlock(note)] });
       await checkpointer.save(state, "start");
     }
     for (;;) {

@@ -3,6 +3,7 @@ import type { ChecklistItem, SessionRecord, Usage } from "../store/port.js";
 import type { LiveEntry } from "./context-hook.js";
 import type { HealthState } from "./health.js";
 import type { ToolSpec } from "../ports/model.js";
+import type { DecisionRecord } from "@hatloop/context";
 
 // Everything the loop carries between iterations. Checkpoints store this state (with the live
 // context as references into the stored messages) and resume rebuilds it.
@@ -34,6 +35,9 @@ export interface LoopState {
   seenCalls: Set<string>;
   /** The system prompt and tools of the current hat's requests (for measuring the context). */
   request: { system: string[]; tools: ToolSpec[] };
+  /** Running decisions and open items, carried from handoff to handoff across compactions. */
+  decisions: DecisionRecord[];
+  openItems: string[];
   /** Notes for the next user message: hints, feedback on signals, routing, steering. */
   notes: string[];
 }
@@ -49,6 +53,8 @@ export interface SavedLoopState {
   nextSeq: number;
   compactions: number;
   notes: string[];
+  decisions: DecisionRecord[];
+  openItems: string[];
 }
 
 export function totalTokens(usage: Usage): number {

@@ -1,5 +1,6 @@
 import type { EventSink, LoopEvent } from "../events.js";
 import type { NewEvent, Store } from "../store/port.js";
+import { redactValue } from "../context/redact-message.js";
 
 // Writes loop events to the events table without slowing the loop: events queue in memory and go
 // out in one insert per flush (every `flushMs`), and consecutive text deltas of one response are
@@ -28,7 +29,8 @@ export function createEventPersister(store: Store, sessionId: string, options: {
   function flush(): Promise<void> {
     writing = writing.then(async () => {
       if (queue.length === 0) return;
-      const batch = queue.slice();
+      // Redacted at the last moment, after text deltas were merged (a secret split across deltas is whole here).
+      const batch = queue.map((e) => ({ ...e, payload: redactValue(e.payload) }));
       inFlight = batch.length;
       try {
         await store.events.append(sessionId, batch);

@@ -18,8 +18,9 @@ export function hatPrompt(components: PromptComponents, hat: Hat): string {
   return renderTemplate(components.hat, { name: hat.name, instructions: hat.instructions, publishes: publishList(hat) }, "hat.md");
 }
 
+/** hatloop's note that follows the task in the first message (the task itself goes verbatim before it). */
 export function taskMessage(components: PromptComponents, values: { task: string; branch: string; base: string; hat: string }): string {
-  return renderTemplate(components.task, { ...values, base: values.base.slice(0, 12) }, "task.md");
+  return renderTemplate(components.task, { branch: values.branch, base: values.base.slice(0, 12), hat: values.hat }, "task.md");
 }
 
 export function continuationMessage(components: PromptComponents, hat: Hat, iteration: number): string {

@@ -1,0 +1,111 @@
+import type { Command } from "commander";
+import { findRestorePoint, raiseBudgets, totalUsageTokens, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
+import { hasChangesSince, resetTo } from "@hatloop/tools";
+import { existsSync } from "node:fs";
+import { CliError, usageError } from "../errors.js";
+import { shortId } from "../format.js";
+import { positiveInt, positiveNumber } from "../options.js";
+import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
+import { driveSession } from "../session/drive.js";
+import { isLive } from "../session/liveness.js";
+import { chooseModel } from "../session/model.js";
+import { durationOption } from "./run.js";
+
+export interface ResumeFlags {
+  last?: boolean;
+  maxIterations?: number;
+  maxCost?: number;
+  maxTokens?: number;
+  maxRuntime?: number;
+  force?: boolean;
+  json?: boolean;
+}
+
+export function registerResume(program: Command): void {
+  program
+    .command("resume")
+    .description("continue a session from its latest checkpoint (budget flags add to what was used)")
+    .argument("[session]", "session id or a unique prefix of it")
+    .option("--last", "the most recently updated session that can be resumed")
+    .option("--max-iterations <n>", "allow N more iterations", positiveInt)
+    .option("--max-cost <usd>", "allow USD more", positiveNumber)
+    .option("--max-tokens <n>", "allow N more tokens", positiveInt)
+    .option("--max-runtime <duration>", "allow this much more wall time, e.g. 1h", durationOption)
+    .option("--force", "continue even though the worktree changed since the last checkpoint (keeps the changes)")
+    .option("--json", "print events as JSON lines")
+    .action(async (id: string | undefined, flags: ResumeFlags, command: Command) => {
+      process.exitCode = await resume(id, flags, command);
+    });
+}
+
+async function resume(id: string | undefined, flags: ResumeFlags, command: Command): Promise<number> {
+  if (!id && !flags.last) throw usageError("name a session to resume, or pass --last");
+  const config = configFor(command);
+  const store = await openConfiguredStore(config);
+  try {
+    const session = id ? await resolveSession(store, id) : await lastResumable(store);
+    return await resumeSession(store, session, flags, config);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Checks, raises budgets, checks the worktree, then runs the loop from the latest checkpoint. */
+export async function resumeSession(store: Store, found: SessionRecord, flags: ResumeFlags, config: HatloopConfig): Promise<number> {
+  checkResumable(found, flags);
+  const session = await applyBudgets(store, found, flags);
+  await checkWorktree(store, session, Boolean(flags.force));
+  const model = chooseModel(session.model);
+  return driveSession({ session, store, config: { ...config, model: session.model }, model, output: flags.json ? "json" : "plain" });
+}
+
+async function lastResumable(store: Store): Promise<SessionRecord> {
+  const candidates = (await store.sessions.list({ limit: 50 })).filter((s) => s.status !== "completed" && !isLive(s));
+  const newest = candidates.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+  if (!newest) throw new CliError("no session to resume (see hatloop ls)");
+  return newest;
+}
+
+function checkResumable(session: SessionRecord, flags: ResumeFlags): void {
+  const sid = shortId(session.id);
+  if (session.status === "completed") throw usageError(`session ${sid} is completed; there is nothing to resume`);
+  if (isLive(session)) throw usageError(`session ${sid} is running in another process (pid ${session.pid}); follow it with: hatloop watch ${sid}`);
+  const budget = /^budget:(\w+)$/.exec(session.stopReason ?? "")?.[1];
+  const raised = { iterations: flags.maxIterations, tokens: flags.maxTokens, cost: flags.maxCost, runtime: flags.maxRuntime }[budget ?? ""];
+  if (session.status === "paused" && budget && raised === undefined) {
+    const flag = { iterations: "--max-iterations N", tokens: "--max-tokens N", cost: "--max-cost USD", runtime: "--max-runtime 1h" }[budget] ?? "a higher budget";
+    throw usageError(`session ${sid} stopped at its ${budget} budget; resume with ${flag} to allow more`);
+  }
+}
+
+async function applyBudgets(store: Store, session: SessionRecord, flags: ResumeFlags): Promise<SessionRecord> {
+  const use = { iterations: session.iteration, tokens: totalUsageTokens(session.usage), costUsd: session.costUsd, runtimeMs: session.runtimeMs };
+  const budgets = raiseBudgets(session.budgets, use, {
+    ...(flags.maxIterations === undefined ? {} : { maxIterations: flags.maxIterations }),
+    ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
+    ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+    ...(flags.maxRuntime === undefined ? {} : { maxRuntimeMs: flags.maxRuntime }),
+  });
+  await store.sessions.update(session.id, { budgets });
+  return { ...session, budgets };
+}
+
+/**
+ * The worktree must be where hatloop left it. Changes since hatloop's last commit that no stored
+ * message explains are the user's: refuse (unless --force) rather than overwrite them. When the
+ * checkpoint we restore is older than that commit (a corrupt newer one), go back to its tree.
+ */
+async function checkWorktree(store: Store, session: SessionRecord, force: boolean): Promise<void> {
+  const sid = shortId(session.id);
+  if (!existsSync(session.worktreePath)) throw new CliError(`the worktree of session ${sid} is gone: ${session.worktreePath}`);
+  const point = await findRestorePoint(store, session.id);
+  const commit = point.checkpoint?.gitCommit;
+  if (!commit || force) return;
+  const crashedMidRun = (await store.messages.lastSeq(session.id)) >= point.tailFrom;
+  if (crashedMidRun) return; // the uncommitted changes are the interrupted iteration's own work
+  const lastCommit = session.headCommit ?? commit;
+  if (await hasChangesSince(session.worktreePath, lastCommit)) {
+    throw usageError(`the worktree of session ${sid} changed since its last checkpoint (${lastCommit.slice(0, 10)}); commit or stash your changes, or resume with --force to keep them`);
+  }
+  if (lastCommit !== commit) await resetTo(session.worktreePath, commit);
+}

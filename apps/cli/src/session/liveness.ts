@@ -1,0 +1,24 @@
+import type { SessionRecord, Store } from "@hatloop/core";
+
+// Whether a session's run is really still going. The running process refreshes the heartbeat every
+// HEARTBEAT_MS whatever the loop is doing (a long model call or test run included), so a "running"
+// session whose heartbeat is older than STALE_MS was killed — on this machine or another one.
+
+export const HEARTBEAT_MS = 15_000;
+export const STALE_MS = 60_000;
+
+export function isLive(session: SessionRecord, now = Date.now()): boolean {
+  return session.status === "running" && session.heartbeatAt !== null && now - session.heartbeatAt.getTime() < STALE_MS;
+}
+
+/** The status to show: a "running" session that stopped beating was interrupted. */
+export function displayStatus(session: SessionRecord, now = Date.now()): string {
+  return session.status === "running" && !isLive(session, now) ? "interrupted" : session.status;
+}
+
+/** Keeps the heartbeat fresh while a run is in this process; returns the stopper. */
+export function startHeartbeat(store: Store, sessionId: string): () => void {
+  const timer = setInterval(() => void store.sessions.update(sessionId, { heartbeatAt: new Date() }).catch(() => {}), HEARTBEAT_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
