@@ -70,6 +70,8 @@ export const sessions = pgTable(
     config: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     gateBaseline: jsonb().$type<unknown>(),
     pid: integer(),
+    /** Host of the process running the session: its pid only means something there. */
+    host: text(),
     createdAt: createdAt(),
     updatedAt: createdAt(),
     startedAt: timestamp({ withTimezone: true }),

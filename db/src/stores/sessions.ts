@@ -42,6 +42,7 @@ function toRecord(row: Row): SessionRecord {
     config: row.config,
     gateBaseline: row.gateBaseline ?? null,
     pid: row.pid,
+    host: row.host,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     startedAt: row.startedAt,

@@ -27,3 +27,41 @@ export function runHatloop(args: string[], env: Record<string, string>, options:
     });
   });
 }
+
+export interface Live {
+  /** Resolves with the first JSON event printed (--json) that matches. */
+  waitFor(match: (event: { type: string; iteration: number; data: Record<string, unknown> }) => boolean, timeoutMs?: number): Promise<void>;
+  kill(signal: NodeJS.Signals): void;
+  done: Promise<Ran>;
+}
+
+/** Starts the binary and lets the test react to its JSON events while it runs. */
+export function startHatloop(args: string[], env: Record<string, string>): Live {
+  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, HOME: env.HATLOOP_HOME ?? process.env.HOME, ...env } });
+  let stdout = "";
+  let stderr = "";
+  let pending = "";
+  const events: Array<{ type: string; iteration: number; data: Record<string, unknown> }> = [];
+  const waiters: Array<() => void> = [];
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d;
+    pending += d;
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) if (line.startsWith("{")) events.push(JSON.parse(line));
+    waiters.splice(0).forEach((w) => w());
+  });
+  child.stderr.on("data", (d) => (stderr += d));
+  const done = new Promise<Ran>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  return {
+    async waitFor(match, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!events.some(match)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for an event; stderr: ${stderr}`);
+        await Promise.race([new Promise<void>((r) => waiters.push(r)), new Promise((r) => setTimeout(r, 200))]);
+      }
+    },
+    kill: (signal) => child.kill(signal),
+    done,
+  };
+}

@@ -47,6 +47,7 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
     call = await callModel(ctx, request);
   } catch (error) {
     state.iteration--; // the iteration did not happen; it will be redone on resume
+    emitter.iteration = state.iteration;
     if (isAbort(error)) return endRun(ctx, "paused", "interrupted", 130, "pause");
     emitter.emit("error", { message: (error as Error).message, fatal: true });
     return endRun(ctx, "failed", `model: ${(error as Error).message}`, 1, "failure", failureFrom(ctx, error, "model call"));
@@ -61,6 +62,9 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   emitter.emit("model.response", { stopReason: response.stopReason, usage: response.usage, costUsd: response.costUsd, toolCalls: calls.length, textChars: text.length });
   await appendLive(ctx, assistant);
   state.anchor = { usage: response.usage, entries: state.live.length - 1 };
+  // What the API reported, until a context hook measures more precisely at the end of the turn.
+  const u = response.usage;
+  state.contextTokens = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens;
   if (response.stopReason === "max_tokens" && calls.length === 0) {
     state.notes.push("Your last response was cut off at the output limit. Continue from where it stopped, in shorter steps.");
   }
@@ -151,7 +155,8 @@ function route(ctx: LoopContext, effects: SignalEffects): { from: string; topic:
   }
   const from = state.hat.name;
   state.hat = result.to;
-  state.hatHistory.push({ hat: result.to.name, iteration: state.iteration, topic: effects.event.topic });
+  // Bounded so checkpoints stay the same size however long the session runs.
+  state.hatHistory = [...state.hatHistory, { hat: result.to.name, iteration: state.iteration, topic: effects.event.topic }].slice(-50);
   emitter.emit("hat.change", { from, to: result.to.name, topic: effects.event.topic });
   const payload = effects.event.payload as { message?: string } | undefined;
   const message = typeof payload?.message === "string" ? `Message from the ${from}: ${payload.message}` : payload ? `Payload: ${JSON.stringify(payload)}` : "";

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { knownTopics } from "../hats/router.js";
 import { Checkpointer } from "../checkpoint/checkpointer.js";
 import { handoffBuilder } from "../checkpoint/handoff.js";
@@ -51,7 +52,7 @@ export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<Loo
   for (const warning of restored.warnings) emitter.emit("error", { message: warning, fatal: false });
   await storeEntries(ctx, state.live); // a repair message made by restore
 
-  await store.sessions.update(session.id, { status: "running", stopReason: null, lastError: null, pid: process.pid, startedAt: session.startedAt ?? new Date(now()), heartbeatAt: new Date(now()) });
+  await store.sessions.update(session.id, { status: "running", stopReason: null, lastError: null, pid: process.pid, host: hostname(), startedAt: session.startedAt ?? new Date(now()), heartbeatAt: new Date(now()) });
   emitter.emit("session.start", {
     task: session.task,
     hat: state.hat.name,

@@ -46,6 +46,7 @@ export interface SessionRecord {
   config: Record<string, unknown>;
   gateBaseline: unknown;
   pid: number | null;
+  host: string | null;
   createdAt: Date;
   updatedAt: Date;
   startedAt: Date | null;

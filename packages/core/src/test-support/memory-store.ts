@@ -28,7 +28,7 @@ export function memoryStore(): Store & { data: { sessions: Map<string, SessionRe
       async create(s: NewSession) {
         const now = new Date();
         const record: SessionRecord = {
-          status: "pending", config: {}, contextWindow: 200_000, pid: null, startedAt: null, gateBaseline: null,
+          status: "pending", config: {}, contextWindow: 200_000, pid: null, host: null, startedAt: null, gateBaseline: null,
           ...s,
           headCommit: null, stopReason: null, lastError: null, iteration: 0,
           usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },

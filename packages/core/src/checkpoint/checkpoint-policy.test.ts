@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { LoopControl } from "../loop/control.js";
+import { fakeGit, fakeTool, runFixture, type Turn } from "../test-support/loop-fixture.js";
+import { Emitter } from "../loop/emitter.js";
+import type { LoopState } from "../loop/state.js";
+import type { CheckpointReason } from "../store/port.js";
+import { Checkpointer } from "./checkpointer.js";
+import { initialHealth } from "../loop/health.js";
+
+/** A minimal loop state for driving the Checkpointer directly. */
+function restoredLike(run: Awaited<ReturnType<typeof runFixture>>): LoopState {
+  return {
+    session: run.session, hat: run.deps.hats.get("planner")!, iteration: 1, live: [], nextSeq: 1, scratchpad: "", checklist: [],
+    usage: run.session.usage, costUsd: 0, priorRuntimeMs: 0, runStartedAt: Date.now(), health: initialHealth(), hatHistory: [],
+    stubbed: new Set(), anchor: null, contextTokens: 0, compactions: 0, warnCheckpointed: false, healthStop: null, seenCalls: new Set(),
+    notes: [], request: { system: [], tools: [] }, decisions: [], openItems: [],
+  };
+}
+
+const bulky = fakeTool("read_file", (input) => ({ isError: false, content: `// ${String(input.path)}\n${"export const x = 1; // filler for the context window\n".repeat(40)}` }));
+const reads = (n: number, from = 0): Turn[] => Array.from({ length: n }, (_, i) => ({ text: `Reading ${from + i}.`, tools: [{ name: "read_file", input: { path: `f${from + i}.ts` } }] }));
+const reasons = (run: Awaited<ReturnType<typeof runFixture>>) => run.of("checkpoint.saved").map((e) => `${e.iteration}:${e.data.reason}`);
+
+describe("checkpoint policy", () => {
+  it("writes start, interval, hat-change, budget checkpoints once each, on their iterations", async () => {
+    const run = await runFixture({
+      maxIterations: 7,
+      turns: [{ text: "CHECKLIST_ADD:1:one" }, { text: "EVENT:plan.complete" }, ...reads(5)],
+    });
+    expect(reasons(run)).toEqual(["0:start", "2:hat-change", "5:interval", "7:budget"]);
+  });
+
+  it("writes warn-threshold once per pressure episode, then compaction, with the git commit of each", async () => {
+    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky], contextWindow: 20_000, maxIterations: 90, turns: reads(90), config: { checkpoint: { interval: 1000, retain: 100 } } });
+    const list = run.of("checkpoint.saved");
+    const warn = list.filter((e) => e.data.reason === "warn-threshold");
+    const compaction = list.filter((e) => e.data.reason === "compaction");
+    expect(compaction.length).toBeGreaterThanOrEqual(2);
+    // One warn per episode: each warn is followed by a compaction before the next warn.
+    for (let i = 1; i < warn.length; i++) expect(compaction.some((c) => c.iteration > warn[i - 1]!.iteration && c.iteration <= warn[i]!.iteration)).toBe(true);
+    expect(list.every((e) => /^c0+\d+$/.test(e.data.commit ?? ""))).toBe(true);
+  });
+
+  it("writes pause on interrupt, failure with context, completion at the end", async () => {
+    const control = new LoopControl();
+    const paused = await runFixture({ control, turns: [{ text: "a" }, { text: "b", before: () => control.interrupt() }] });
+    expect(reasons(paused).at(-1)).toBe("1:pause");
+    const done = await runFixture({ session: { hat: "editor" }, turns: [{ tools: [{ name: "task_complete" }] }] });
+    expect(reasons(done)).toEqual(["0:start", "1:completion"]);
+  });
+
+  it("skips a routine checkpoint when the context moved less than 5% since the last of its kind", async () => {
+    const run = await runFixture({ maxIterations: 1, turns: [{ text: "ok" }] });
+    const checkpointer = new Checkpointer({ store: run.store, git: fakeGit, emitter: new Emitter(run.session.id, [], Date.now), retain: 50, commit: false, now: Date.now });
+    const state = (tokens: number) => ({ ...restoredLike(run), contextTokens: tokens });
+    const saved = async (reason: CheckpointReason, tokens: number) => (await checkpointer.save(state(tokens), reason)) !== null;
+    expect(await saved("interval", 10_000)).toBe(true);
+    expect(await saved("interval", 10_400)).toBe(false); // +4%
+    expect(await saved("warn-threshold", 10_400)).toBe(true); // another kind: its own baseline
+    expect(await saved("warn-threshold", 10_500)).toBe(false);
+    expect(await saved("interval", 10_600)).toBe(true); // +6% since the last interval
+    expect(await saved("hat-change", 10_600)).toBe(true);
+    expect(await saved("hat-change", 10_600)).toBe(true); // never skipped
+  });
+
+  it("keeps the last K checkpoints plus the first and every completion and failure", async () => {
+    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky], maxIterations: 30, turns: reads(30), config: { checkpoint: { interval: 1, retain: 3 } } });
+    const kept = (await run.store.checkpoints.list(run.session.id)).map((c) => c.seq).reverse();
+    const all = run.of("checkpoint.saved").map((e) => e.data.seq);
+    expect(kept).toEqual([all[0]!, ...all.slice(-3)]);
+  });
+
+  it("costs the same to write at iteration 5 as at iteration 300: references, not copies", async () => {
+    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky], contextWindow: 20_000, maxIterations: 300, turns: reads(300), config: { checkpoint: { interval: 5, retain: 1000 } } });
+    const rows = run.store.data.checkpoints.get(run.session.id)!;
+    const size = (iteration: number) => JSON.stringify(rows.find((r) => r.iteration === iteration && r.reason === "interval")).length;
+    const early = size(5);
+    const late = size(300);
+    expect(late).toBeLessThan(early * 2);
+    const history = JSON.stringify(run.messages).length;
+    expect(late).toBeLessThan(history / 20);
+  });
+});
