@@ -115,6 +115,18 @@ describe("embedded database shared between processes", () => {
     expect((await client.events.tail("s1", 1))[0]?.type).toBe("after.handover");
   });
 
+  it("serves many short-lived processes at once while the directory changes hands", async () => {
+    const dir = freshDir();
+    const seed = await open(dir);
+    await seedSession(seed, "s1");
+    await seed.close();
+    for (let round = 0; round < 3; round++) {
+      const readers = Array.from({ length: 5 }, () => startChild([dir, "s1", "read"]));
+      const results = await Promise.all(readers.map(async (r) => ({ code: await r.exited, sessions: (await r.next("ready")).sessions })));
+      expect(results).toEqual(Array.from({ length: 5 }, () => ({ code: 0, sessions: 1 })));
+    }
+  });
+
   it("breaks the lock of a holder killed with SIGKILL at once and keeps its data", async () => {
     const dir = freshDir();
     const holder = startChild([dir, "s1", "hold"]);

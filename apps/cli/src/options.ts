@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
+import { duration } from "@hatloop/core";
 
 /** Commander parser for a positive whole number; anything else is a usage error. */
 export function positiveInt(value: string): number {
@@ -11,4 +12,24 @@ export function positiveNumber(value: string): number {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError("expected a positive number");
   return n;
+}
+
+/** Commander parser for a duration such as 90s, 45m or 4h. */
+export function durationOption(value: string): number {
+  const parsed = duration.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError("expected a duration such as 90s, 45m or 4h");
+  return parsed.data;
+}
+
+/**
+ * The four budget flags. For `run` they set the budgets; for `resume` they add to what was used
+ * (`more` words the help that way).
+ */
+export function budgetOptions(command: Command, more: boolean): Command {
+  const what = (set: string, add: string) => (more ? add : set);
+  return command
+    .option("--max-iterations <n>", what("budget: model calls", "allow N more iterations"), positiveInt)
+    .option("--max-cost <usd>", what("budget: dollars", "allow USD more"), positiveNumber)
+    .option("--max-tokens <n>", what("budget: tokens processed", "allow N more tokens"), positiveInt)
+    .option("--max-runtime <duration>", what("budget: wall time, e.g. 45m or 4h", "allow this much more wall time, e.g. 1h"), durationOption);
 }

@@ -23,6 +23,9 @@ type Route =
   | { kind: "owner"; pg: PGlite; server: QueryServer; release: () => void }
   | { kind: "client"; client: BrokerClient };
 
+/** About 20 s of retries while a departing owner hands the directory over. */
+const MAX_ATTEMPTS = 110;
+
 export class EmbeddedRouter {
   private route: Route | null = null;
   private connecting: Promise<Route> | null = null;
@@ -35,17 +38,19 @@ export class EmbeddedRouter {
   }
 
   async query(sql: string, params: unknown[], mode: RowMode): Promise<unknown[]> {
-    const route = await this.current();
-    if (route.kind === "owner") return queryPglite(route.pg, sql, params, mode);
-    try {
-      return await route.client.query(sql, params, mode);
-    } catch (error) {
-      // A read can always be retried; a write only if it never left this process.
-      const retriable = error instanceof OwnerUnreachableError && (!error.sent || /^\s*select/i.test(sql));
-      if (!retriable) throw error;
-      this.route = null;
-      const next = await this.current();
-      return next.kind === "owner" ? queryPglite(next.pg, sql, params, mode) : next.client.query(sql, params, mode);
+    for (let attempt = 1; ; attempt++) {
+      const route = await this.current();
+      if (route.kind === "owner") return queryPglite(route.pg, sql, params, mode);
+      try {
+        return await route.client.query(sql, params, mode);
+      } catch (error) {
+        // A read can always be retried; a write only if it never ran. While the owner closes, its
+        // lock is still held: keep trying until it is gone and this process can take over.
+        const retriable = error instanceof OwnerUnreachableError && (!error.sent || /^\s*select/i.test(sql));
+        if (!retriable || attempt >= MAX_ATTEMPTS) throw error;
+        this.route = null;
+        await new Promise((r) => setTimeout(r, Math.min(20 * attempt, 200)));
+      }
     }
   }
 

@@ -4,12 +4,11 @@ import { hasChangesSince, resetTo } from "@hatloop/tools";
 import { existsSync } from "node:fs";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
-import { positiveInt, positiveNumber } from "../options.js";
+import { budgetOptions } from "../options.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { driveSession } from "../session/drive.js";
 import { isLive } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
-import { durationOption } from "./run.js";
 
 export interface ResumeFlags {
   last?: boolean;
@@ -22,15 +21,12 @@ export interface ResumeFlags {
 }
 
 export function registerResume(program: Command): void {
-  program
+  const command = program
     .command("resume")
     .description("continue a session from its latest checkpoint (budget flags add to what was used)")
     .argument("[session]", "session id or a unique prefix of it")
-    .option("--last", "the most recently updated session that can be resumed")
-    .option("--max-iterations <n>", "allow N more iterations", positiveInt)
-    .option("--max-cost <usd>", "allow USD more", positiveNumber)
-    .option("--max-tokens <n>", "allow N more tokens", positiveInt)
-    .option("--max-runtime <duration>", "allow this much more wall time, e.g. 1h", durationOption)
+    .option("--last", "the most recently updated session that can be resumed");
+  budgetOptions(command, true)
     .option("--force", "continue even though the worktree changed since the last checkpoint (keeps the changes)")
     .option("--json", "print events as JSON lines")
     .action(async (id: string | undefined, flags: ResumeFlags, command: Command) => {

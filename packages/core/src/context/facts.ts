@@ -7,6 +7,7 @@ import {
   type Message,
 } from "@hatloop/context";
 import type { ModelPort } from "../ports/model.js";
+import { askText } from "./ask-text.js";
 import type { MemoryRecord, Store, Usage } from "../store/port.js";
 
 // Knowledge facts kept from compacted history, per repository, with seed 002's semantics: ADD a new
@@ -56,17 +57,9 @@ async function modelCandidates(
 ): Promise<{ facts: FactCandidate[] | null; usage: Usage; costUsd: number } | null> {
   try {
     const prompt = buildFactExtractionPrompt(messages, { known: known.map((f) => ({ id: f.id, key: f.key, type: f.type, content: f.content })) });
-    const response = await extractor.model.complete({
-      model: extractor.summaryModel,
-      system: [],
-      messages: [{ role: "user", content: prompt }],
-      tools: [],
-      maxTokens: 2_048,
-      signal: extractor.signal,
-    });
-    const text = typeof response.message.content === "string" ? response.message.content : response.message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const { text, usage, costUsd } = await askText(extractor, prompt, 2_048);
     const parsed = parseFactExtractionResponse(text);
-    return { facts: parsed.ok ? parsed.facts : null, usage: response.usage, costUsd: response.costUsd };
+    return { facts: parsed.ok ? parsed.facts : null, usage, costUsd };
   } catch {
     return null;
   }

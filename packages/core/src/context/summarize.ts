@@ -7,6 +7,7 @@ import {
   type Message,
 } from "@hatloop/context";
 import type { ModelPort } from "../ports/model.js";
+import { askText } from "./ask-text.js";
 import type { Usage } from "../store/port.js";
 
 // The summary of what a compaction drops: the structured LLM summary (seed 004's seven sections) on
@@ -29,23 +30,13 @@ export async function summarizeDropped(
   const mechanical = summarizeMechanically(messages, { extractDecision: extractDecisionFromResponse }).text;
   if (!options.model) return { text: mechanical, source: "mechanical", usage: null, costUsd: 0, fallbackReason: null };
   try {
-    const prompt = buildSummaryPrompt(messages);
-    const response = await options.model.complete({
-      model: options.summaryModel,
-      system: [],
-      messages: [{ role: "user", content: prompt }],
-      tools: [],
-      maxTokens: 4_096,
-      signal: options.signal,
-    });
-    const text = typeof response.message.content === "string" ? response.message.content : response.message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const { text, usage, costUsd } = await askText({ model: options.model, summaryModel: options.summaryModel, signal: options.signal }, buildSummaryPrompt(messages), 4_096);
     const parsed = parseStructuredSummary(text);
-    const usage = response.usage;
-    if (!parsed) return { text: mechanical, source: "mechanical", usage, costUsd: response.costUsd, fallbackReason: "the summary lacked its sections" };
+    if (!parsed) return { text: mechanical, source: "mechanical", usage, costUsd, fallbackReason: "the summary lacked its sections" };
     // The artifact trail is every method's weak spot: keep the deterministic one beside the prose.
     const files = artifactTrail(messages);
     const trail = files.length ? `\n\nFiles changed (from the tool calls): ${files.join(", ")}` : "";
-    return { text: `${parsed}${trail}`, source: "llm", usage, costUsd: response.costUsd, fallbackReason: null };
+    return { text: `${parsed}${trail}`, source: "llm", usage, costUsd, fallbackReason: null };
   } catch (error) {
     return { text: mechanical, source: "mechanical", usage: null, costUsd: 0, fallbackReason: (error as Error).message.split("\n")[0]!.slice(0, 200) };
   }

@@ -23,14 +23,9 @@ export interface ModelRequest {
   signal?: AbortSignal;
 }
 
-export type StopReason =
-  | "end_turn"
-  | "tool_use"
-  | "max_tokens"
-  | "stop_sequence"
-  | "pause_turn"
-  | "refusal"
-  | "model_context_window_exceeded";
+export const STOP_REASONS = ["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal", "model_context_window_exceeded"] as const;
+
+export type StopReason = (typeof STOP_REASONS)[number];
 
 export type ModelStreamEvent =
   | { type: "text_delta"; text: string }

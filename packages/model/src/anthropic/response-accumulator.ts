@@ -1,5 +1,5 @@
 import type { ContentBlock, Message } from "@hatloop/context";
-import type { ModelStreamEvent, StopReason, Usage } from "@hatloop/core";
+import { STOP_REASONS, type ModelStreamEvent, type StopReason, type Usage } from "@hatloop/core";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { ApiFailure } from "../retry/api-failure.js";
 
@@ -20,15 +20,7 @@ export interface AccumulatedResponse {
   model: string;
 }
 
-const STOP_REASONS: ReadonlySet<string> = new Set<StopReason>([
-  "end_turn",
-  "tool_use",
-  "max_tokens",
-  "stop_sequence",
-  "pause_turn",
-  "refusal",
-  "model_context_window_exceeded",
-]);
+const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
 
 export class ResponseAccumulator {
   private readonly blocks = new Map<number, Building>();
@@ -125,7 +117,7 @@ export class ResponseAccumulator {
   }
 
   private mapStopReason(content: ContentBlock[]): StopReason {
-    if (this.stopReason !== null && STOP_REASONS.has(this.stopReason)) return this.stopReason as StopReason;
+    if (this.stopReason !== null && KNOWN_STOP_REASONS.has(this.stopReason)) return this.stopReason as StopReason;
     return content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
   }
 }

@@ -45,7 +45,7 @@ describe("AnthropicModel with thinking blocks", () => {
         ],
       }),
     );
-    const sent = fake.messageRequests()[1]!.body.messages[1]!.content as Array<Record<string, unknown>>;
+    const sent = fake.messageRequests()[1]!.body.messages[1]!.content as unknown as Array<Record<string, unknown>>;
     expect(sent[0]).toEqual({ type: "thinking", thinking: "The flaky test depends on wall-clock time.", signature: "sig-abc123==" });
     expect(sent[1]).toEqual({ type: "redacted_thinking", data: "ENCRYPTED==" });
   });

@@ -1,19 +1,9 @@
 import { readFile } from "node:fs/promises";
-import type { StopReason } from "@hatloop/core";
+import { STOP_REASONS, type StopReason } from "@hatloop/core";
 import { z } from "zod";
 
 // The scenario file the ScriptedModel replays: JSONL, one model turn (or injected failure) per line.
 // The format is documented in the package README; this module only parses and validates it.
-
-const STOP_REASONS = [
-  "end_turn",
-  "tool_use",
-  "max_tokens",
-  "stop_sequence",
-  "pause_turn",
-  "refusal",
-  "model_context_window_exceeded",
-] as const satisfies readonly StopReason[];
 
 const queue = z.enum(["main", "summary"]).default("main");
 const tokens = z.number().int().nonnegative();

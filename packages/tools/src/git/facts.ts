@@ -1,3 +1,4 @@
+import type { GitFacts } from "@hatloop/core";
 import { execa } from "execa";
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -8,16 +9,7 @@ import { gitAt } from "./client.js";
 // (committed, uncommitted and untracked) is compared with the base commit through a throwaway
 // index, so the user's real index is never touched.
 
-export interface GitFacts {
-  branch: string;
-  headCommit: string;
-  modifiedFiles: string[];
-  createdFiles: string[];
-  deletedFiles: string[];
-  diffstat: { files: number; insertions: number; deletions: number };
-  /** Commits since the base, oldest first. */
-  commits: Array<{ sha: string; subject: string }>;
-}
+export type { GitFacts };
 
 const MAX_COMMITS = 200;
 
