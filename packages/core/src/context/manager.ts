@@ -19,7 +19,7 @@ import type { ModelPort } from "../ports/model.js";
 import type { Store, Usage } from "../store/port.js";
 import { appendCompactedHistory, compactedHistoryOf } from "./compacted-history.js";
 import { updateFacts } from "./facts.js";
-import { buildRecalledBlock, recallCapTokens, recallQuery } from "./recall-block.js";
+import { buildRecalledBlock, recallCapTokens, recallQuery, seqsShownInFull } from "./recall-block.js";
 import { summarizeDropped } from "./summarize.js";
 import { addUsage } from "../loop/state.js";
 
@@ -159,7 +159,7 @@ async function prune(
   const query = recallQuery(view.task, kept.map((e) => e.message), view.openItems);
   if (query) {
     const facts = await store.memories.listActive(options.repoPath, { kind: "fact", limit: 40 });
-    const keptSeqs = [view.live[0]!.seq, ...kept.map((e) => e.seq)].filter((s): s is number => s !== null);
+    const keptSeqs = seqsShownInFull([view.live[0]!, ...kept], stubbed);
     const recalled = await buildRecalledBlock(store, options.sessionId, { query, excludeSeqs: keptSeqs, facts, capTokens: recallCapTokens(config.recallCapTokens, view.contextWindow) });
     if (recalled) packet.push(recalled.text);
   }

@@ -1,4 +1,4 @@
-import { extractKeywords, isRealUserMessage, MARKERS, realUserText, type Message } from "@hatloop/context";
+import { extractKeywords, isRealUserMessage, MARKERS, realUserText, toolResults, type Message } from "@hatloop/context";
 import type { MemoryRecord, SearchHit, Store } from "../store/port.js";
 import { messageText } from "./message-text.js";
 
@@ -10,6 +10,14 @@ import { messageText } from "./message-text.js";
 
 const CHARS_PER_TOKEN = 4;
 const EXCERPT_CHARS = 600;
+
+/**
+ * Seqs of live entries the model sees in full. An entry with a stubbed tool result is not among
+ * them: the stub only names what was removed, so recall must still be able to return it.
+ */
+export function seqsShownInFull(live: readonly { seq: number | null; message: Message }[], stubbed: ReadonlySet<string>): number[] {
+  return live.flatMap((e) => (e.seq === null || toolResults(e.message).some((r) => stubbed.has(r.tool_use_id)) ? [] : [e.seq]));
+}
 
 export function recallCapTokens(capTokens: number, contextWindow: number): number {
   return Math.max(0, Math.min(capTokens, Math.floor(contextWindow * 0.1)));

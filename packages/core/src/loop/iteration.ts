@@ -19,6 +19,7 @@ import { addUsage, runtimeMs, totalTokens } from "./state.js";
 import { closeTurn } from "./turn-end.js";
 import { mergeAdjacent } from "./merge-adjacent.js";
 import { messageText } from "../context/message-text.js";
+import { seqsShownInFull } from "../context/recall-block.js";
 import { redactMessage } from "../context/redact-message.js";
 import { handleNotices, recordHealth } from "./health-notes.js";
 
@@ -118,8 +119,7 @@ function services(ctx: LoopContext): ToolServices {
   const { state, deps } = ctx;
   return {
     recall: async (query, limit) => {
-      const live = state.live.flatMap((e) => (e.seq === null ? [] : [e.seq]));
-      const hits = await deps.store.messages.search(state.session.id, query, { limit, excludeSeqs: live, kinds: ["conversation"] });
+      const hits = await deps.store.messages.search(state.session.id, query, { limit, excludeSeqs: seqsShownInFull(state.live, state.stubbed), kinds: ["conversation"] });
       return hits.map((h) => ({ seq: h.seq, iteration: h.iteration, role: h.role, text: messageText(h.message) }));
     },
     runGates: () => deps.gates.run(deps.control.signal),
