@@ -30,3 +30,4 @@ export { messageText } from "./context/message-text.js";
 export { mergeAdjacent } from "./loop/merge-adjacent.js";
 export { findRestorePoint, type RestorePoint } from "./loop/restore.js";
 export { totalTokens as totalUsageTokens } from "./loop/state.js";
+export { memoryStore } from "./store/memory-store.js";

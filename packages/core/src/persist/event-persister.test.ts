@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LoopEvent } from "../events.js";
-import { memoryStore } from "../test-support/memory-store.js";
+import { memoryStore } from "../store/memory-store.js";
 import { createEventPersister, toLoopEvent } from "./event-persister.js";
 
 const text = (t: string, iteration = 1): LoopEvent => ({ sessionId: "s", iteration, ts: 0, type: "model.text", data: { text: t } });

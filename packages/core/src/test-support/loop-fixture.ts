@@ -10,7 +10,7 @@ import { ModelError, type ModelPort, type ModelRequest, type ModelResponse } fro
 import type { GateReport, Tool, ToolResult } from "../ports/tools.js";
 import { loadPromptComponents } from "../prompt/components.js";
 import type { NewSession } from "../store/port.js";
-import { memoryStore } from "./memory-store.js";
+import { memoryStore } from "../store/memory-store.js";
 import { createContextManager } from "../context/manager.js";
 
 // Drives whole loops in core's tests: scripted model turns, fake tools and git, the real hats and

@@ -7,10 +7,11 @@ import type {
   Store,
   StoredEvent,
   StoredMessage,
-} from "../store/port.js";
+} from "./port.js";
 
-// The store port in memory, for core's unit tests (the real stores are tested in db/ and through
-// the CLI's end-to-end tests). Search is a plain word match, enough to exercise recall plumbing.
+// The store port in memory: for unit tests and benchmarks that exercise the loop and context
+// management without a database (the real stores are tested in db/ and end to end). Search is a
+// plain word match (all words, or any with "a OR b"), not Postgres full-text search.
 
 export function memoryStore(): Store & { data: { sessions: Map<string, SessionRecord>; messages: Map<string, StoredMessage[]>; checkpoints: Map<string, CheckpointRecord[]>; events: StoredEvent[] } } {
   const sessions = new Map<string, SessionRecord>();
