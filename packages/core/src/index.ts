@@ -31,3 +31,4 @@ export { mergeAdjacent } from "./loop/merge-adjacent.js";
 export { findRestorePoint, type RestorePoint } from "./loop/restore.js";
 export { totalTokens as totalUsageTokens } from "./loop/state.js";
 export { memoryStore } from "./store/memory-store.js";
+export { followEvents, type FollowOptions } from "./persist/follow-events.js";
