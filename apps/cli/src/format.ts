@@ -1,27 +1,6 @@
-// Small formatters shared by the plain-text views.
+export { formatCost, formatDuration, formatTokens, shortId } from "@hatloop/core";
 
-export function shortId(id: string): string {
-  return id.slice(0, 8);
-}
-
-export function formatCost(usd: number): string {
-  return usd < 10 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(0)}`;
-}
-
-export function formatTokens(n: number): string {
-  if (n < 1_000) return String(n);
-  if (n < 1_000_000) return `${(n / 1_000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  const h = Math.floor(m / 60);
-  return `${h}h${String(m % 60).padStart(2, "0")}m`;
-}
+// Small formatters for the CLI's own tables (numbers are formatted by @hatloop/core).
 
 export function formatAge(date: Date, now = new Date()): string {
   const s = Math.max(0, Math.round((now.getTime() - date.getTime()) / 1000));

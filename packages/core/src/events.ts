@@ -67,7 +67,7 @@ const bodies = {
     durationMs: z.number(),
     preview: z.string(),
   }),
-  "signal.scratchpad": z.object({ chars: z.number() }),
+  "signal.scratchpad": z.object({ chars: z.number(), /** The scratchpad itself, cut at 8,000 characters. */ content: z.string() }),
   "signal.checklist": z.object({ id: z.string(), status: z.enum(["done", "failed"]), reason: z.string().nullable(), known: z.boolean() }),
   "signal.memory": z.object({ memoryType: z.string(), text: z.string() }),
   "signal.event": z.object({ topic: z.string(), payload: z.unknown().optional() }),

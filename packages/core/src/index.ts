@@ -32,3 +32,5 @@ export { findRestorePoint, type RestorePoint } from "./loop/restore.js";
 export { totalTokens as totalUsageTokens } from "./loop/state.js";
 export { memoryStore } from "./store/memory-store.js";
 export { followEvents, type FollowOptions } from "./persist/follow-events.js";
+export { describeEvent } from "./text/describe-event.js";
+export { formatCost, formatDuration, formatTokens, shortId } from "./text/format.js";

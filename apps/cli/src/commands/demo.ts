@@ -8,6 +8,8 @@ import { configFor, openConfiguredStore } from "../runtime.js";
 import { renderHandoffMarkdown } from "@hatloop/context";
 import { ExitCode } from "../errors.js";
 import { driveSession } from "../session/drive.js";
+import { outputMode } from "../ui/output-mode.js";
+import { openSessionUi, type SessionUi } from "../ui/session-ui.js";
 import { findHandoff } from "../session/handoff.js";
 import { resumeSession } from "./resume.js";
 import { chooseModel } from "../session/model.js";
@@ -33,29 +35,35 @@ export function registerDemo(program: Command): void {
     .command("demo")
     .description("run a complete scripted session offline: several hats, real edits, real tests and gates")
     .option("--json", "print events as JSON lines")
-    .action(async (flags: { json?: boolean }, command: Command) => {
+    .option("--plain", "plain lines even on a terminal (no TUI)")
+    .action(async (flags: { json?: boolean; plain?: boolean }, command: Command) => {
       const repo = prepareSampleRepo();
       const model = chooseModel(`scripted:${join(demoDir, "scenario.jsonl")}`);
       const config = configFor(command, { model: model.id, maxIterations: DEMO_FIRST_PART, context: { window: DEMO_WINDOW } });
-      const output = flags.json ? "json" : "plain";
-      const note = (line: string) => process.stderr.write(`hatloop demo: ${line}\n`);
+      const output = outputMode(flags);
       const store = await openConfiguredStore(config);
+      let ui: SessionUi | null = null;
       try {
-        note(`sample repository at ${repo}`);
+        process.stderr.write(`hatloop demo: sample repository at ${repo}\n`);
         const session = await startSession({ task: DEMO_TASK, repoDir: repo, inPlace: false, config, modelId: model.id, store, progress: (l) => process.stderr.write(`${l}\n`) });
-        const first = await driveSession({ session, store, config, model, output });
+        // One view for both parts: on a terminal the TUI stays up across the pause and the resume.
+        ui = await openSessionUi(output, session, store);
+        const first = await driveSession({ session, store, config, model, output, ui });
         if (first !== ExitCode.budget) {
           process.exitCode = first;
           return;
         }
         const found = await findHandoff(store, session.id);
-        note(`paused at its budget of ${DEMO_FIRST_PART} iterations. The handoff it left (hatloop handoff ${shortId(session.id)}):`);
-        if (found && !flags.json) process.stdout.write(`${renderHandoffMarkdown(found.handoff)}\n`);
-        note(`resuming with hatloop resume ${shortId(session.id)} --max-iterations 24`);
+        ui.notice(`demo: paused at its budget of ${DEMO_FIRST_PART} iterations; the handoff is saved (hatloop handoff ${shortId(session.id)})`);
+        if (found && output === "plain") process.stdout.write(`${renderHandoffMarkdown(found.handoff)}\n`);
+        ui.notice(`demo: resuming with hatloop resume ${shortId(session.id)} --max-iterations 24`);
         const paused = (await store.sessions.get(session.id))!;
-        process.exitCode = await resumeSession(store, paused, { maxIterations: 24, json: flags.json }, config);
-        note(`done. Look around: hatloop show ${shortId(session.id)}, hatloop handoff ${shortId(session.id)}, hatloop logs ${shortId(session.id)}, git -C ${session.worktreePath} log --oneline`);
+        process.exitCode = await resumeSession(store, paused, { maxIterations: 24, json: flags.json, plain: flags.plain }, config, ui);
+        await ui.close();
+        ui = null;
+        process.stderr.write(`hatloop demo: done. Look around: hatloop show ${shortId(session.id)}, hatloop handoff ${shortId(session.id)}, hatloop logs ${shortId(session.id)}, git -C ${session.worktreePath} log --oneline\n`);
       } finally {
+        await ui?.close();
         await store.close();
       }
     });

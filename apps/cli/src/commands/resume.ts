@@ -5,6 +5,8 @@ import { existsSync } from "node:fs";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { budgetOptions } from "../options.js";
+import { outputMode } from "../ui/output-mode.js";
+import type { SessionUi } from "../ui/session-ui.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { driveSession } from "../session/drive.js";
 import { isLive } from "../session/liveness.js";
@@ -18,6 +20,7 @@ export interface ResumeFlags {
   maxRuntime?: number;
   force?: boolean;
   json?: boolean;
+  plain?: boolean;
 }
 
 export function registerResume(program: Command): void {
@@ -29,6 +32,7 @@ export function registerResume(program: Command): void {
   budgetOptions(command, true)
     .option("--force", "continue even though the worktree changed since the last checkpoint (keeps the changes)")
     .option("--json", "print events as JSON lines")
+    .option("--plain", "plain lines even on a terminal (no TUI)")
     .action(async (id: string | undefined, flags: ResumeFlags, command: Command) => {
       process.exitCode = await resume(id, flags, command);
     });
@@ -47,12 +51,12 @@ async function resume(id: string | undefined, flags: ResumeFlags, command: Comma
 }
 
 /** Checks, raises budgets, checks the worktree, then runs the loop from the latest checkpoint. */
-export async function resumeSession(store: Store, found: SessionRecord, flags: ResumeFlags, config: HatloopConfig): Promise<number> {
+export async function resumeSession(store: Store, found: SessionRecord, flags: ResumeFlags, config: HatloopConfig, ui?: SessionUi): Promise<number> {
   checkResumable(found, flags);
   const session = await applyBudgets(store, found, flags);
   await checkWorktree(store, session, Boolean(flags.force));
   const model = chooseModel(session.model);
-  return driveSession({ session, store, config: { ...config, model: session.model }, model, output: flags.json ? "json" : "plain" });
+  return driveSession({ session, store, config: { ...config, model: session.model }, model, output: outputMode(flags), ui });
 }
 
 async function lastResumable(store: Store): Promise<SessionRecord> {

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { budgetOptions } from "../options.js";
+import { outputMode } from "../ui/output-mode.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
 import { driveSession } from "../session/drive.js";
 import { chooseModel } from "../session/model.js";
@@ -15,6 +16,7 @@ export interface RunFlags {
   model?: string;
   inPlace?: boolean;
   json?: boolean;
+  plain?: boolean;
 }
 
 export function registerRun(program: Command): void {
@@ -28,6 +30,7 @@ export function registerRun(program: Command): void {
     .option("--model <id>", "model id, or scripted:FILE to replay a scenario offline")
     .option("--in-place", "work in the repository's checkout on its current branch (no worktree)")
     .option("--json", "print events as JSON lines")
+    .option("--plain", "plain lines even on a terminal (no TUI)")
     .action(async (words: string[], flags: RunFlags, command: Command) => {
       process.exitCode = await runTask(words.join(" "), flags, command);
     });
@@ -47,7 +50,7 @@ export async function runTask(task: string, flags: RunFlags, command: Command): 
       store,
       progress: (line) => process.stderr.write(`${line}\n`),
     });
-    return await driveSession({ session, store, config, model, output: flags.json ? "json" : "plain" });
+    return await driveSession({ session, store, config, model, output: outputMode(flags) });
   } finally {
     await store.close();
   }

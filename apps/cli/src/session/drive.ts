@@ -1,11 +1,9 @@
-import { createEventPersister, LoopControl, runLoop, type EventSink, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
-import { jsonSink } from "../sinks/json.js";
-import { plainSink } from "../sinks/plain.js";
-import type { ModelChoice } from "./model.js";
+import { createEventPersister, LoopControl, runLoop, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
+import { openSessionUi, type SessionUi } from "../ui/session-ui.js";
+import type { OutputMode } from "../ui/output-mode.js";
 import { loopDeps } from "./deps.js";
 import { startHeartbeat } from "./liveness.js";
-
-export type OutputMode = "plain" | "json";
+import type { ModelChoice } from "./model.js";
 
 /**
  * Model turns already taken: the iteration of the last stored message. After a crash mid-iteration
@@ -17,8 +15,9 @@ async function iterationsDone(store: Store, sessionId: string): Promise<number> 
 }
 
 /**
- * Runs a session's loop in this process with the chosen output, persisting every event. Ctrl-C
- * interrupts cleanly (checkpoint, then pause, exit 130); a second Ctrl-C exits at once.
+ * Runs a session's loop in this process, showing it in `ui` (or a new one for `output`) and
+ * persisting every event. Ctrl-C (a signal, or the key in the TUI) interrupts cleanly: checkpoint,
+ * then pause, exit 130; a second Ctrl-C exits at once.
  */
 export async function driveSession(options: {
   session: SessionRecord;
@@ -26,12 +25,13 @@ export async function driveSession(options: {
   config: HatloopConfig;
   model: ModelChoice;
   output: OutputMode;
+  ui?: SessionUi;
 }): Promise<number> {
   const { session, store, config } = options;
-  const write = (line: string) => process.stdout.write(`${line}\n`);
+  const ui = options.ui ?? (await openSessionUi(options.output, session, store));
   const persister = createEventPersister(store, session.id);
-  const printer: EventSink = options.output === "json" ? jsonSink(write) : plainSink(write);
   const control = new LoopControl();
+  ui.attach(control);
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
@@ -39,14 +39,14 @@ export async function driveSession(options: {
       process.stderr.write("hatloop: interrupted again; exiting without waiting\n");
       process.exit(130);
     }
-    process.stderr.write("hatloop: interrupting: writing a checkpoint, then pausing (Ctrl-C again to exit at once)\n");
+    ui.notice("interrupting: writing a checkpoint, then pausing (Ctrl-C again to exit at once)");
     control.interrupt();
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
   const stopHeartbeat = startHeartbeat(store, session.id);
   try {
-    const deps = await loopDeps({ session, store, model: await options.model.create(await iterationsDone(store, session.id)), config, sinks: [persister.sink, printer], control });
+    const deps = await loopDeps({ session, store, model: await options.model.create(await iterationsDone(store, session.id)), config, sinks: [persister.sink, ui.sink], control });
     const outcome = await runLoop({ sessionId: session.id, config }, deps);
     return outcome.exitCode;
   } finally {
@@ -54,6 +54,7 @@ export async function driveSession(options: {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
     await persister.close();
+    if (!options.ui) await ui.close();
     if (persister.errors.length) process.stderr.write(`hatloop: ${persister.errors.length} event writes failed: ${persister.errors[0]!.message}\n`);
   }
 }

@@ -47,7 +47,7 @@ async function setScratchpad(ctx: LoopContext, content: string): Promise<boolean
   if (content === state.scratchpad) return false;
   state.scratchpad = content;
   await ctx.deps.store.sessions.update(state.session.id, { scratchpad: content });
-  ctx.emitter.emit("signal.scratchpad", { chars: content.length });
+  ctx.emitter.emit("signal.scratchpad", { chars: content.length, content: content.slice(0, 8_000) });
   return true;
 }
 

@@ -95,7 +95,12 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
 
 async function checkControl(ctx: LoopContext): Promise<LoopOutcome | null> {
   const { control } = ctx.deps;
-  await control.waitWhilePaused(() => ctx.emitter.emit("session.status", { status: "paused", reason: "paused by the user" }));
+  let held = false;
+  await control.waitWhilePaused(() => {
+    held = true;
+    ctx.emitter.emit("session.status", { status: "paused", reason: "paused by the user" });
+  });
+  if (held && !control.interrupted && !control.stopRequested) ctx.emitter.emit("session.status", { status: "running", reason: "continued by the user" });
   if (control.interrupted) return endRun(ctx, "paused", "interrupted", 130, "pause");
   if (control.stopRequested) return endRun(ctx, "paused", "stopped by the user", 130, "pause");
   return null;

@@ -1,0 +1,63 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { hasTmux, Tmux } from "./support/tmux.js";
+
+// The TUI as a person sees it: the real binary in a tmux pane (a real terminal), keys sent with
+// send-keys, the screen read with capture-pane; and a second pane watching the same session.
+
+const bin = new URL("../dist/bin.js", import.meta.url).pathname;
+let tmux: Tmux | null = null;
+afterEach(() => tmux?.kill());
+
+describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
+  it("runs the demo: hat changes, the gauge, pause and continue, steering, a watcher in another pane, quit", async () => {
+    const home = mkdtempSync(join(tmpdir(), "hatloop-tui-"));
+    // Ink renders only a final frame when CI is set: the person at this terminal is not CI.
+    const env = `env -u CI HATLOOP_HOME=${home} HATLOOP_CONFIG=${join(home, "none.json")} TERM=xterm-256color`;
+    tmux = new Tmux();
+    tmux.run("new-session", "-d", "-s", "hl", "-x", "150", "-y", "40", `${env} ${process.execPath} ${bin} demo; echo "[exit $?]"; sleep 60`);
+    const run = "hl:0.0";
+
+    await tmux.waitFor(run, /hatloop · \w{8} · slugify/);
+    tmux.keys(run, "p");
+    const paused = await tmux.waitFor(run, /paused \(paused by the user\)/);
+    expect(paused).toMatch(/context .*\d+% [\d.]+k?\/6\.0k tokens/);
+
+    // A second terminal attaches to the running session.
+    tmux.run("split-window", "-v", "-t", "hl", `${env} ${process.execPath} ${bin} watch; sleep 60`);
+    const watch = "hl:0.1";
+    const watched = await tmux.waitFor(watch, /hatloop watch · \w{8} · slugify/);
+    expect(watched).toContain("q detach");
+
+    tmux.keys(run, ":");
+    await tmux.waitFor(run, /steer>/);
+    tmux.keys(run, "-l", "keep the fix to one regex");
+    tmux.keys(run, "Enter");
+    await tmux.waitFor(run, /steering queued for the next iteration: keep the fix to one regex/);
+    tmux.keys(run, "p");
+    await tmux.waitFor(run, /continuing/);
+
+    // The steering reaches the loop with the next iteration; both panes show it, and the hat changes.
+    await tmux.waitFor(run, /steering: keep the fix to one regex/);
+    await tmux.waitFor(watch, /steering: keep the fix to one regex/);
+    await tmux.waitFor(run, /hats: planner → creator@\d+/);
+    await tmux.waitFor(watch, /hats: planner → creator@\d+/);
+    // Pause again (so the scripted run cannot finish first); the gauge shows the context filling up.
+    tmux.keys(run, "p");
+    const second = await tmux.waitFor(run, /paused \(paused by the user\)/);
+    expect(second).toMatch(/context █+░* [1-9]\d*% [\d.]+k\/6\.0k tokens/);
+    // Then quit: the loop stops with a checkpoint.
+    tmux.keys(run, "q");
+    await tmux.waitFor(run, /Quit\? The loop stops now and pauses with a checkpoint/);
+    tmux.keys(run, "y");
+    const ended = await tmux.waitFor(run, /\[exit \d+\]/, 30_000);
+    expect(ended).toMatch(/hatloop: paused: interrupted/);
+    expect(ended).toMatch(/\[exit 130\]/);
+
+    // The watcher saw the run end, then detaches with q.
+    await tmux.waitFor(watch, /paused \(interrupted\)/);
+    tmux.keys(watch, "q");
+  }, 120_000);
+});

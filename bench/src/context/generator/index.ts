@@ -1,0 +1,2 @@
+export { generateSession, type GenerateOptions } from "./session.js";
+export type { FactCategory, PlantedFact, Priority, SyntheticSession } from "./types.js";

@@ -1,0 +1,67 @@
+import type { LoopEvent } from "../events.js";
+import { formatCost, formatTokens, shortId } from "./format.js";
+
+// One line of text per event (null for events not worth a line), shared by the plain printer, the
+// TUI's activity pane and `hatloop logs`, so every view words things the same way.
+
+export function describeEvent(event: LoopEvent): string | null {
+  switch (event.type) {
+    case "session.start": {
+      const s = event.data;
+      return `hatloop: ${s.resumed ? "resuming" : "starting"} session ${shortId(event.sessionId)} as ${s.hat} on ${s.branch} (${s.worktree}), model ${s.model}`;
+    }
+    case "iteration.start":
+      return `-- iteration ${event.iteration} (${event.data.hat}) --`;
+    case "model.retry":
+      return `   model: retry ${event.data.attempt} in ${(event.data.waitMs / 1000).toFixed(1)}s (${event.data.status ?? "connection"}: ${event.data.reason})`;
+    case "model.response": {
+      const u = event.data.usage;
+      const cache = u.cacheReadTokens || u.cacheWriteTokens ? `, cache ${formatTokens(u.cacheReadTokens)} read/${formatTokens(u.cacheWriteTokens)} written` : "";
+      return `   model: ${event.data.stopReason}, ${formatTokens(u.inputTokens)} in/${formatTokens(u.outputTokens)} out${cache}, ${formatCost(event.data.costUsd)}`;
+    }
+    case "tool.call":
+      return `   > ${event.data.name} ${event.data.summary}`;
+    case "tool.result":
+      return `   < ${event.data.name} ${event.data.isError ? "ERROR" : "ok"} (${formatTokens(event.data.chars)} chars, ${event.data.durationMs} ms)${event.data.isError ? `: ${event.data.preview}` : ""}`;
+    case "signal.scratchpad":
+      return `   scratchpad updated (${event.data.chars} chars)`;
+    case "signal.checklist":
+      return `   checklist ${event.data.id} ${event.data.status}${event.data.reason ? `: ${event.data.reason}` : ""}${event.data.known ? "" : " (no such item)"}`;
+    case "checklist.set":
+      return `   checklist: ${event.data.items.map((i) => `${i.id}. ${i.description}`).join("; ")}`;
+    case "signal.memory":
+      return `   memory [${event.data.memoryType}] ${event.data.text}`;
+    case "signal.malformed":
+      return `   ! signal ${event.data.signal} not applied: ${event.data.reason}`;
+    case "hat.change":
+      return `   hat: ${event.data.from} -> ${event.data.to} (${event.data.topic})`;
+    case "route.rejected":
+      return `   ! event ${event.data.topic} not routed: ${event.data.reason}`;
+    case "gate.result":
+      return `   gates: ${event.data.checks.map((c) => `${c.name} ${c.passed ? "passed" : c.acceptable ? "failed before too" : `FAILED (exit ${c.exitCode ?? "timeout"})`}`).join(", ") || "none configured"} => ${event.data.passed ? "passed" : "blocked"}`;
+    case "completion.refused":
+      return `   ! completion refused: ${event.data.reason}`;
+    case "health.warning":
+      return `   ! loop health (${event.data.kind}, ${event.data.level}): ${event.data.message}`;
+    case "budget.exceeded":
+      return `   budget reached: ${event.data.budget} ${event.data.value}/${event.data.limit}`;
+    case "context.gauge":
+      return `   context ${event.data.percent}% (${formatTokens(event.data.tokens)}/${formatTokens(event.data.window)} tokens, ${event.data.zone})`;
+    case "context.compacted":
+      return `   context compacted (${event.data.strategy}, level ${event.data.level}): ${formatTokens(event.data.tokensBefore)} -> ${formatTokens(event.data.tokensAfter)} tokens, ${event.data.removed} removed`;
+    case "context.recalled":
+      return `   recalled ${event.data.hits} stored messages for "${event.data.query}" (${formatTokens(event.data.tokens)} tokens)`;
+    case "checkpoint.saved":
+      return `   checkpoint #${event.data.seq} (${event.data.reason})${event.data.commit ? ` at ${event.data.commit.slice(0, 10)}` : ""}`;
+    case "steer":
+      return `   steering: ${event.data.text}`;
+    case "session.status":
+      return event.data.status === "running" ? null : `hatloop: session ${event.data.status}${event.data.reason ? ` (${event.data.reason})` : ""}`;
+    case "session.end":
+      return `hatloop: ${event.data.status}: ${event.data.reason} after ${event.data.iterations} iterations, ${formatCost(event.data.costUsd)}${event.data.status === "completed" ? "" : `\n   continue with: hatloop resume ${shortId(event.sessionId)}`}`;
+    case "error":
+      return `   ! ${event.data.fatal ? "error" : "warning"}: ${event.data.message}`;
+    default:
+      return null;
+  }
+}

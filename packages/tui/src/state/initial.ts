@@ -1,0 +1,37 @@
+import type { Snapshot, TuiState, ViewStatus } from "./types.js";
+
+const STATUSES: ViewStatus[] = ["starting", "running", "paused", "completed", "failed", "stopped", "interrupted"];
+
+export function initialState(snapshot: Snapshot, now = Date.now()): TuiState {
+  const status = (STATUSES as string[]).includes(snapshot.status) ? (snapshot.status as ViewStatus) : "starting";
+  const percent = snapshot.contextWindow ? Math.floor((snapshot.contextTokens * 100) / snapshot.contextWindow) : 0;
+  return {
+    sessionId: snapshot.id,
+    task: snapshot.task,
+    branch: snapshot.branch,
+    model: snapshot.model,
+    hat: snapshot.hat,
+    iteration: snapshot.iteration,
+    status,
+    statusReason: snapshot.stopReason,
+    runtimeMs: snapshot.runtimeMs,
+    runningSince: status === "running" ? now : null,
+    context: { tokens: snapshot.contextTokens, window: snapshot.contextWindow, percent, zone: zoneOf(percent) },
+    usage: { ...snapshot.usage },
+    costUsd: snapshot.costUsd,
+    budgets: { ...snapshot.budgets },
+    hats: [{ hat: snapshot.hat, iteration: snapshot.iteration }],
+    checklist: (snapshot.checklist ?? []).map((i) => ({ ...i })),
+    scratchpad: snapshot.scratchpad,
+    activity: [],
+    streaming: null,
+    nextId: 1,
+    dropped: 0,
+    events: 0,
+  };
+}
+
+/** The default zones, for a snapshot (events carry the real zone afterwards). */
+export function zoneOf(percent: number): TuiState["context"]["zone"] {
+  return percent >= 90 ? "compact" : percent >= 80 ? "warn" : percent >= 70 ? "gauge" : "green";
+}

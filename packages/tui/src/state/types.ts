@@ -1,0 +1,62 @@
+import type { Budgets, ChecklistStatus, Usage } from "@hatloop/core";
+
+// What the TUI shows, built from a snapshot (the session row, for a watcher attaching late) and
+// then from loop events only. Buffers are bounded so a 10,000-event session uses flat memory.
+
+export type Tone = "normal" | "muted" | "tool" | "good" | "warn" | "error" | "text" | "hat" | "you";
+
+export interface ActivityEntry {
+  id: number;
+  iteration: number;
+  tone: Tone;
+  text: string;
+}
+
+export type ViewStatus = "starting" | "running" | "paused" | "completed" | "failed" | "stopped" | "interrupted";
+
+export interface TuiState {
+  sessionId: string;
+  task: string;
+  branch: string;
+  model: string;
+  hat: string;
+  iteration: number;
+  status: ViewStatus;
+  statusReason: string | null;
+  /** Runtime before `runningSince`, plus the time since then while running. */
+  runtimeMs: number;
+  runningSince: number | null;
+  context: { tokens: number; window: number; percent: number; zone: "green" | "gauge" | "warn" | "compact" };
+  usage: Usage;
+  costUsd: number;
+  budgets: Budgets;
+  hats: Array<{ hat: string; iteration: number }>;
+  checklist: Array<{ id: string; description: string; status: ChecklistStatus; reason: string | null }>;
+  scratchpad: string;
+  activity: ActivityEntry[];
+  /** Text of the response being streamed (its tail only). */
+  streaming: { iteration: number; text: string } | null;
+  nextId: number;
+  /** Entries dropped from the front of the bounded activity buffer. */
+  dropped: number;
+  events: number;
+}
+
+export interface Snapshot {
+  id: string;
+  task: string;
+  branch: string;
+  model: string;
+  hat: string;
+  iteration: number;
+  status: string;
+  stopReason: string | null;
+  runtimeMs: number;
+  contextTokens: number;
+  contextWindow: number;
+  usage: Usage;
+  costUsd: number;
+  budgets: Budgets;
+  scratchpad: string;
+  checklist?: TuiState["checklist"];
+}

@@ -1,0 +1,154 @@
+import { render } from "ink-testing-library";
+import stripAnsi from "strip-ansi";
+import { describe, expect, it, vi } from "vitest";
+import { createTuiStore } from "../state/store.js";
+import { initialState } from "../state/initial.js";
+import { busyStore, event, NOW, snapshot } from "../test-support/fixtures.js";
+import { SessionView, type LoopControls } from "./SessionView.js";
+
+const NARROW = { columns: 80, rows: 24 };
+const WIDE = { columns: 140, rows: 40 };
+
+function frame(element: React.ReactElement) {
+  const app = render(element);
+  return { app, text: () => stripAnsi(app.lastFrame() ?? "") };
+}
+
+function controls(): LoopControls & { calls: string[] } {
+  const calls: string[] = [];
+  let paused = false;
+  return {
+    calls,
+    get paused() {
+      return paused;
+    },
+    pause: () => ((paused = true), calls.push("pause")),
+    unpause: () => ((paused = false), calls.push("unpause")),
+    requestStop: () => calls.push("stop"),
+    interrupt: () => calls.push("interrupt"),
+    steer: (t: string) => calls.push(`steer:${t}`),
+  };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 20));
+
+describe("SessionView panes", () => {
+  it("shows an empty session before the first event", () => {
+    const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 0 });
+    const { text } = frame(<SessionView store={store} onQuit={() => {}} size={NARROW} now={NOW} />);
+    expect(text()).toContain("hatloop watch · 1a2b3c4d · make the flaky auth test deterministic");
+    expect(text()).toContain("(no items yet)");
+    expect(text()).toContain("(waiting for the first event)");
+    expect(text()).toContain("context");
+    expect(text()).toMatch(/0% 0\/200k tokens/);
+  });
+
+  it.each([
+    ["narrow", NARROW],
+    ["wide", WIDE],
+  ] as const)("renders a running session, %s, within the terminal", (_name, size) => {
+    const { text } = frame(<SessionView store={busyStore()} controls={controls()} onQuit={() => {}} size={size} now={NOW} />);
+    const screen = text();
+    expect(screen).toContain("hat creator · iteration 3/50");
+    expect(screen).toContain("running");
+    expect(screen).toMatch(/81% 162k\/200k tokens/);
+    expect(screen).toContain("cost $0.42 / $5.00");
+    expect(screen).toContain("hats: planner → creator@2");
+    expect(screen).toContain("Checklist 1/2");
+    expect(screen).toContain("[x] 1. test reproduces the flake");
+    expect(screen).toContain("[ ] 2. clock is injected");
+    expect(screen).toContain("> run_command npm test");
+    expect(screen).toContain("< run_command ERROR");
+    expect(screen).toContain("The test fails because of real timers.");
+    expect(screen).toContain("p pause");
+    const lines = screen.split("\n");
+    expect(lines.length).toBeLessThanOrEqual(size.rows);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(size.columns);
+    if (size === WIDE) expect(screen).toContain("## Current Plan");
+    else expect(screen).not.toContain("## Current Plan");
+  });
+
+  it.each([
+    ["paused", event("session.status", { status: "paused", reason: "paused by the user" }, 3), "paused (paused by the user)"],
+    ["budget hit", event("budget.exceeded", { budget: "iterations", limit: 50, value: 50 }, 3), "budget reached: iterations 50/50"],
+    ["failed", event("session.end", { status: "failed", reason: "model: invalid x-api-key", iterations: 3, costUsd: 0.42 }, 3), "failed (model: invalid x-api-key)"],
+    ["completed", event("session.end", { status: "completed", reason: "task complete: quality gates passed", iterations: 3, costUsd: 0.42 }, 3), "completed (task complete: quality gates passed)"],
+  ] as const)("shows a %s session", (_name, last, expected) => {
+    const { text } = frame(<SessionView store={busyStore([last])} onQuit={() => {}} size={WIDE} now={NOW} />);
+    expect(text()).toContain(expected);
+  });
+
+  it("streams model text live, bounded, and drops the oldest activity beyond the buffer", () => {
+    const store = busyStore();
+    for (let i = 0; i < 5_000; i++) store.push(event("tool.call", { id: `x${i}`, name: "read_file", summary: `f${i}.ts` }, 4));
+    store.push(event("model.text", { text: "partial answer so far" }, 5));
+    const { text } = frame(<SessionView store={store} onQuit={() => {}} size={NARROW} now={NOW} />);
+    expect(text()).toContain("partial answer so far");
+    expect(text()).toContain("> read_file f4999.ts");
+    expect(store.getState().activity.length).toBeLessThanOrEqual(1_000);
+    expect(store.getState().dropped).toBeGreaterThan(4_000);
+  });
+});
+
+describe("SessionView keys", () => {
+  it("pauses and continues, stops, steers, scrolls, helps and asks before quitting", async () => {
+    const c = controls();
+    const onQuit = vi.fn();
+    const { app, text } = frame(<SessionView store={busyStore()} controls={c} onQuit={onQuit} size={WIDE} now={NOW} />);
+    app.stdin.write("p");
+    await tick();
+    app.stdin.write("p");
+    await tick();
+    expect(c.calls).toEqual(["pause", "unpause"]);
+    app.stdin.write(":");
+    await tick();
+    expect(text()).toContain("steer>");
+    for (const ch of "use fake timers") app.stdin.write(ch);
+    await tick();
+    app.stdin.write("\r");
+    await tick();
+    expect(c.calls).toContain("steer:use fake timers");
+    expect(text()).toContain("steering queued for the next iteration: use fake timers");
+    app.stdin.write("?");
+    await tick();
+    expect(text()).toContain("switch focus: activity, checklist, scratchpad");
+    app.stdin.write("x");
+    await tick();
+    app.stdin.write("\u001b[A");
+    await tick();
+    expect(text()).toMatch(/Activity \(scrolled 1 up/);
+    app.stdin.write("s");
+    await tick();
+    expect(c.calls).toContain("stop");
+    app.stdin.write("q");
+    await tick();
+    expect(text()).toContain("Quit? The loop stops now and pauses with a checkpoint");
+    app.stdin.write("n");
+    await tick();
+    expect(onQuit).not.toHaveBeenCalled();
+    app.stdin.write("q");
+    await tick();
+    app.stdin.write("y");
+    await tick();
+    expect(onQuit).toHaveBeenCalledTimes(1);
+  });
+
+  it("detaches at once when watching, and offers no loop controls", async () => {
+    const onQuit = vi.fn();
+    const { app, text } = frame(<SessionView store={busyStore()} onQuit={onQuit} size={NARROW} now={NOW} />);
+    expect(text()).toContain("q detach");
+    expect(text()).not.toContain("p pause");
+    app.stdin.write("q");
+    await tick();
+    expect(onQuit).toHaveBeenCalledTimes(1);
+  });
+
+  it("focuses the scratchpad with Tab in a narrow terminal", async () => {
+    const { app, text } = frame(<SessionView store={busyStore()} onQuit={() => {}} size={NARROW} now={NOW} />);
+    app.stdin.write("\t");
+    await tick();
+    app.stdin.write("\t");
+    await tick();
+    expect(text()).toContain("## Current Plan");
+  });
+});

@@ -1,0 +1,21 @@
+/** Where the panes go for a terminal size: two columns from 100 columns up, stacked below that. */
+export interface Layout {
+  twoColumns: boolean;
+  bodyRows: number;
+  sideWidth: number;
+  mainWidth: number;
+  checklistRows: number;
+}
+
+const HEADER_ROWS = 5; // header (2), context and cost (2), hat timeline (1)
+const FOOTER_ROWS = 1;
+
+export function layoutFor(columns: number, rows: number, checklistItems: number, extraRows: number): Layout {
+  const bodyRows = Math.max(4, rows - HEADER_ROWS - FOOTER_ROWS - extraRows);
+  const twoColumns = columns >= 100;
+  const sideWidth = twoColumns ? Math.min(48, Math.floor(columns * 0.36)) : columns;
+  const mainWidth = twoColumns ? columns - sideWidth - 1 : columns;
+  const wanted = Math.max(2, checklistItems + 1);
+  const checklistRows = twoColumns ? Math.min(wanted, Math.max(3, Math.floor(bodyRows * 0.45))) : Math.min(wanted, Math.max(2, Math.floor(bodyRows * 0.3)));
+  return { twoColumns, bodyRows, sideWidth, mainWidth, checklistRows };
+}
