@@ -25,7 +25,8 @@ export function mountSession(store: TuiStore, controls?: LoopControls, onQuit?: 
           if (!controls) close();
         }}
       />,
-      { exitOnCtrlC: false, patchConsole: false },
+      // Only changed lines are redrawn, at most 20 times a second (the store throttles too).
+      { exitOnCtrlC: false, patchConsole: false, incrementalRendering: true, maxFps: 20 },
     );
     close = () => {
       store.flush();

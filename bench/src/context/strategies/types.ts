@@ -1,0 +1,41 @@
+import type { Message } from "@hatloop/context";
+
+// A context-management strategy, driven call by call. Before each model call it receives the
+// messages the session appended since the previous call (the first time: everything before the first
+// assistant message) and answers with the messages it would send. The fixed system prompt and tool
+// specs are the same for every strategy and are priced by the harness, not here.
+
+export interface StrategyContext {
+  /** The working window in tokens (what the guard manages). */
+  window: number;
+  /** The system prompt and tool specs as one string (the same for every strategy). */
+  system: string;
+  /** Token estimate of the system prompt and tool specs. */
+  systemTokens: number;
+}
+
+export interface Handoff {
+  /** Everything a fresh session would be given, as searchable text. */
+  text: string;
+  tokens: number;
+  /** What it is made of, for the report. */
+  describe: string;
+  /** Optional larger artifact (hatloop: the full handoff JSON), scored separately. */
+  full?: { text: string; tokens: number; describe: string };
+}
+
+export interface StrategyRun {
+  /** The messages to send for the next model call. */
+  next(appended: readonly Message[]): Promise<Message[]>;
+  /** After the last message: what carries into a fresh session. */
+  handoff(appended: readonly Message[]): Promise<Handoff>;
+  /** Counters for the report (compactions, summaries, ...). */
+  stats(): Record<string, number>;
+}
+
+export interface Strategy {
+  name: string;
+  /** One line for the report: what it does. */
+  summary: string;
+  start(context: StrategyContext): StrategyRun;
+}
