@@ -17,6 +17,8 @@ export interface Database {
   location: string;
   /** For the embedded database: whether this process holds the directory or goes through its holder. */
   role(): "owner" | "client" | "server" | "closed";
+  /** LISTEN on a channel (Postgres only); resolves with the function that stops listening. */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,11 @@ async function openPostgres(url: string): Promise<Database> {
     driver: "postgres",
     location,
     role: () => (open ? "server" : "closed"),
+    // postgres.js keeps one dedicated connection for all LISTENs of this client.
+    listen: async (channel, onPayload) => {
+      const { unlisten } = await client.listen(channel, onPayload);
+      return unlisten;
+    },
     close: async () => {
       open = false;
       await client.end({ timeout: 5 });

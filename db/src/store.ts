@@ -18,7 +18,7 @@ export function createStore(database: Database): DbStore {
     sessions: sessionStore(db),
     messages: messageStore(db),
     checkpoints: checkpointStore(db),
-    events: eventStore(db),
+    events: eventStore(db, database.listen?.bind(database)),
     checklist: checklistStore(db),
     memories: memoryStore(db),
     location: database.location,

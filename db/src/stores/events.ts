@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { EventStore, StoredEvent } from "@hatloop/core";
 import type { Db } from "../db.js";
 import { events } from "../schema.js";
@@ -7,12 +7,20 @@ function toStored(row: typeof events.$inferSelect): StoredEvent {
   return { id: row.id, sessionId: row.sessionId, iteration: row.iteration, type: row.type, payload: row.payload, createdAt: row.createdAt };
 }
 
-export function eventStore(db: Db): EventStore {
+/** The channel watchers LISTEN on; the payload is the session id. */
+export const EVENTS_CHANNEL = "hatloop_events";
+
+export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+
+/** `listen` is given on Postgres: appends then NOTIFY, and watchers can subscribe. */
+export function eventStore(db: Db, listen?: Listen): EventStore {
   return {
     async append(sessionId, batch) {
       if (batch.length === 0) return;
       await db.insert(events).values(batch.map((e) => ({ sessionId, iteration: e.iteration, type: e.type, payload: e.payload })));
+      if (listen) await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${sessionId})`);
     },
+    ...(listen ? { subscribe: (sessionId: string, onAppend: () => void) => listen(EVENTS_CHANNEL, (payload) => payload === sessionId && onAppend()) } : {}),
     async after(sessionId, afterId, limit = 500) {
       const rows = await db
         .select()

@@ -27,6 +27,8 @@ export interface Handoff {
 export interface StrategyRun {
   /** The messages to send for the next model call. */
   next(appended: readonly Message[]): Promise<Message[]>;
+  /** The API's prompt size for the request just returned (the harness's count), for strategies that anchor on it. */
+  usage?(promptTokens: number): void;
   /** After the last message: what carries into a fresh session. */
   handoff(appended: readonly Message[]): Promise<Handoff>;
   /** Counters for the report (compactions, summaries, ...). */

@@ -2,9 +2,11 @@ import type { LoopEvent } from "../events.js";
 import type { Store } from "../store/port.js";
 import { toLoopEvent } from "./event-persister.js";
 
-// Follows a session's events as they are stored, for watchers in another process: polls the events
-// table (cheap: an indexed range scan after the last id) every `intervalMs`. With the loop flushing
-// every 150 ms, an event reaches a watcher in well under a second on both databases.
+// Follows a session's events as they are stored, for watchers in another process. Where the store
+// can push (Postgres LISTEN/NOTIFY) a notification wakes the follower at once; otherwise, and as a
+// safety net, it polls (an indexed range scan after the last id, well under a millisecond) every
+// `intervalMs` (100 ms without notifications). With the loop
+// flushing every 150 ms, an event reaches a watcher in well under a second on both databases.
 
 export interface FollowOptions {
   afterId?: number;
@@ -14,20 +16,39 @@ export interface FollowOptions {
 
 export async function followEvents(store: Store, sessionId: string, onEvents: (events: LoopEvent[], lastId: number) => void, options: FollowOptions = {}): Promise<void> {
   let after = options.afterId ?? 0;
-  const interval = options.intervalMs ?? 250;
-  while (!options.signal?.aborted) {
-    const batch = await store.events.after(sessionId, after, 1000);
-    if (batch.length) {
-      after = batch.at(-1)!.id;
-      onEvents(batch.map(toLoopEvent), after);
-      if (batch.length === 1000) continue; // more waiting: no pause
+  // A notification that arrives while a query runs is kept, so the next wait ends at once.
+  let pending = false;
+  let wake: (() => void) | null = null;
+  const unsubscribe = await store.events.subscribe?.(sessionId, () => {
+    pending = true;
+    wake?.();
+  });
+  const interval = options.intervalMs ?? (unsubscribe ? 1_000 : 100);
+  try {
+    while (!options.signal?.aborted) {
+      pending = false;
+      const batch = await store.events.after(sessionId, after, 1000);
+      if (batch.length) {
+        after = batch.at(-1)!.id;
+        onEvents(batch.map(toLoopEvent), after);
+        if (batch.length === 1000) continue; // more waiting: no pause
+      }
+      if (!pending) await waitUpTo(interval);
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, interval);
-      options.signal?.addEventListener("abort", () => {
+  } finally {
+    await unsubscribe?.();
+  }
+
+  function waitUpTo(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
         clearTimeout(timer);
+        wake = null;
         resolve();
-      }, { once: true });
+      };
+      const timer = setTimeout(done, ms);
+      wake = done;
+      options.signal?.addEventListener("abort", done, { once: true });
     });
   }
 }

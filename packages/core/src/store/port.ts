@@ -175,6 +175,11 @@ export interface EventStore {
   after(sessionId: string, afterId: number, limit?: number): Promise<StoredEvent[]>;
   /** The newest `limit` events, oldest first. */
   tail(sessionId: string, limit: number): Promise<StoredEvent[]>;
+  /**
+   * Calls `onAppend` soon after events of the session are appended by any process, where the
+   * database can push that (Postgres LISTEN/NOTIFY); absent elsewhere, and watchers poll.
+   */
+  subscribe?(sessionId: string, onAppend: () => void): Promise<() => Promise<void>>;
 }
 
 export type ChecklistStatus = "pending" | "in_progress" | "done" | "failed" | "skipped";

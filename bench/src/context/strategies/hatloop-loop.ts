@@ -1,0 +1,194 @@
+import { buildHandoff, changedPaths, MARKERS, toolCalls, type ContentBlock, type Handoff, type Message } from "@hatloop/context";
+import {
+  appendCompactedHistory,
+  createContextManager,
+  defaultConfig,
+  type CheckpointReason,
+  type ContextManager,
+  type ContextView,
+  type LiveEntry,
+  type Store,
+} from "@hatloop/core";
+import { AgentState } from "./agent-state.js";
+import { benchStore } from "./bench-store.js";
+import type { StrategyContext } from "./types.js";
+
+// The part of hatloop's loop that manages context, replayed message by message exactly as
+// run-loop/iteration/turn-end/compaction do it: the task is stored and a start checkpoint written;
+// after each response the anchor is the API's usage (here: the harness's count of the request);
+// each closing user message gets hatloop's notes, is measured and, above the gauge threshold,
+// carries the gauge line; checkpoints (interval, warn, compaction) build the handoff, which carries
+// the running decisions and open items; before each call the manager may compact. The summarizer is
+// null, so summaries are the deterministic mechanical fallback.
+
+export const SESSION_ID = "bench-0000-session";
+const REPO = "/bench/repo";
+const ROUTINE: CheckpointReason[] = ["interval", "warn-threshold"];
+export const GENERATED_AT = "2026-01-01T00:00:00.000Z";
+
+export class HatloopLoop {
+  readonly store: Store = benchStore();
+  readonly agent = new AgentState();
+  readonly config = defaultConfig();
+  private readonly manager: ContextManager;
+  live: LiveEntry[] = [];
+  stubbed = new Set<string>();
+  private anchor: ContextView["anchor"] = null;
+  private nextSeq = 1;
+  private iteration = 0;
+  private task = "";
+  private notes: string[] = [];
+  private warnCheckpointed = false;
+  private contextTokens = 0;
+  private lastCheckpointTokens = new Map<CheckpointReason, number>();
+  private decisions: Handoff["decisions"] = [];
+  private openItems: string[] = [];
+  /** What git would report: every path the session's write/edit calls changed. */
+  private readonly modified = new Set<string>();
+  private lastAssistant: Message | null = null;
+  readonly counts = { compactions: 0, removals: 0, prunings: 0, checkpoints: 0, gaugeLines: 0 };
+
+  constructor(private readonly ctx: StrategyContext) {
+    this.manager = createContextManager({ config: this.config.context, store: this.store, sessionId: SESSION_ID, repoPath: REPO, summarizer: null });
+  }
+
+  /** Messages the session appended since the last call, handled as the loop handles them. */
+  async take(appended: readonly Message[]): Promise<void> {
+    for (const message of appended) {
+      if (message.role === "assistant") await this.response(message);
+      else if (this.lastAssistant === null) await this.taskMessage(message);
+      else await this.closeTurn(message);
+    }
+  }
+
+  /** The next request: compaction when the latch fired, then the live context as the API gets it. */
+  async beforeCall(): Promise<Message[]> {
+    this.iteration++;
+    const compaction = await this.manager.beforeCall(this.view(), new AbortController().signal);
+    if (compaction) {
+      await this.store_(compaction.live);
+      this.live = compaction.live;
+      this.stubbed = compaction.stubbed;
+      this.contextTokens = compaction.tokensAfter;
+      this.anchor = null;
+      this.counts.compactions++;
+      if (compaction.strategy === "removal") this.counts.removals++;
+      else this.counts.prunings++;
+      if (compaction.summary) this.agent.scratchpad = appendCompactedHistory(this.agent.scratchpad, compaction.summary);
+      this.notes.push(
+        `Context compacted (${compaction.strategy}): about ${compaction.tokensBefore} -> ${compaction.tokensAfter} tokens. Removed tool results are stubs naming their archive id; older turns are summarised under Compacted History. Everything is stored: the recall tool fetches any of it.`,
+      );
+      await this.checkpoint("compaction");
+    }
+    return this.live.map((e) => e.message);
+  }
+
+  /** The API's reported prompt size for the request just sent: the next measurement's anchor. */
+  usage(promptTokens: number, entries: number): void {
+    this.anchor = { usage: { inputTokens: promptTokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, entries };
+  }
+
+  /** The handoff a checkpoint taken now would carry (what resume renders its packet from). */
+  async handoffNow(): Promise<Handoff> {
+    const learnings = (await this.store.memories.bySession(SESSION_ID)).filter((m) => m.status === "active").map((m) => `[${m.type}] ${m.content}`);
+    const handoff = buildHandoff({
+      generatedAt: GENERATED_AT,
+      task: { title: this.task },
+      hat: "creator",
+      checklist: this.agent.checklist,
+      scratchpad: this.agent.scratchpad,
+      git: { branch: "hatloop/bench", headCommit: "0".repeat(40), modifiedFiles: [...this.modified], createdFiles: [] },
+      messages: this.live.map((e) => e.message),
+      decisions: this.decisions,
+      openItems: this.openItems,
+      learnings,
+      usage: null,
+      failure: null,
+    });
+    this.decisions = handoff.decisions;
+    this.openItems = handoff.open_items;
+    return handoff;
+  }
+
+  storedCount(): number {
+    return this.nextSeq - 1;
+  }
+
+  private async taskMessage(message: Message): Promise<void> {
+    this.task ||= typeof message.content === "string" ? message.content : message.content.map((b) => (b.type === "text" ? b.text : "")).join("\n").trim();
+    await this.append(message);
+    if (this.live.length === 1) await this.checkpoint("start");
+  }
+
+  private async response(message: Message): Promise<void> {
+    await this.append(message);
+    this.lastAssistant = message;
+    this.agent.observe(message);
+  }
+
+  private async closeTurn(message: Message): Promise<void> {
+    const blocks: ContentBlock[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : [...message.content];
+    const notes = this.notes.splice(0).map((n) => `${MARKERS.continuation} ${n}`);
+    if (notes.length) blocks.push({ type: "text", text: notes.join("\n\n") });
+    const closing: Message = { role: "user", content: blocks };
+    const measurement = this.manager.measure(this.view([...this.live, { seq: null, message: closing, kind: "conversation" }]));
+    this.contextTokens = measurement.tokens;
+    const gauge = this.manager.gaugeLine(measurement, this.ctx.window, measurement.warnCrossed || this.warnCheckpointed);
+    if (gauge) {
+      blocks.push({ type: "text", text: gauge });
+      this.counts.gaugeLines++;
+    }
+    if (measurement.zone === "green" || measurement.zone === "gauge") this.warnCheckpointed = false;
+    await this.append(gauge || notes.length ? closing : message);
+    for (const call of toolCalls(this.lastAssistant ? [this.lastAssistant, message] : [message])) for (const path of changedPaths(call)) this.modified.add(path);
+    if (measurement.warnCrossed) {
+      this.warnCheckpointed = true;
+      await this.checkpoint("warn-threshold");
+    }
+    if (this.iteration % this.config.checkpoint.interval === 0) await this.checkpoint("interval");
+  }
+
+  /** Checkpointer.save's policy: routine checkpoints whose context moved < 5% are skipped. */
+  private async checkpoint(reason: CheckpointReason): Promise<void> {
+    const previous = this.lastCheckpointTokens.get(reason);
+    if (ROUTINE.includes(reason) && previous !== undefined && Math.abs(this.contextTokens - previous) < 0.05 * Math.max(previous, 1)) return;
+    await this.handoffNow();
+    this.lastCheckpointTokens.set(reason, this.contextTokens);
+    this.counts.checkpoints++;
+  }
+
+  private view(live: readonly LiveEntry[] = this.live): ContextView {
+    return {
+      sessionId: SESSION_ID,
+      iteration: this.iteration,
+      hat: "creator",
+      model: "bench",
+      contextWindow: this.ctx.window,
+      live,
+      system: [this.ctx.system],
+      tools: [],
+      anchor: this.anchor,
+      stubbed: this.stubbed,
+      scratchpad: this.agent.scratchpad,
+      task: this.task,
+      openItems: this.agent.openItems(),
+    };
+  }
+
+  private async append(message: Message): Promise<void> {
+    const entry: LiveEntry = { seq: null, message, kind: "conversation" };
+    await this.store_([entry]);
+    this.live.push(entry);
+  }
+
+  /** live.ts storeEntries: unstored entries get the next seqs and are written (append-only). */
+  private async store_(entries: LiveEntry[]): Promise<void> {
+    const fresh = entries.filter((e) => e.seq === null);
+    if (fresh.length === 0) return;
+    for (const e of fresh) e.seq = this.nextSeq++;
+    await this.store.messages.append(
+      SESSION_ID,
+      fresh.map((e) => ({ seq: e.seq!, iteration: this.iteration, hat: "creator", kind: e.kind, message: e.message, tokenEstimate: 0 })),
+    );
+  }
+}
