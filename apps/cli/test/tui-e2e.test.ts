@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { runHatloop } from "./support/hatloop.js";
 import { hasTmux, Tmux } from "./support/tmux.js";
 
 // The TUI as a person sees it: the real binary in a tmux pane (a real terminal), keys sent with
@@ -15,7 +16,7 @@ describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
   it("runs the demo: hat changes, the gauge, pause and continue, steering, a watcher in another pane, quit", async () => {
     const home = mkdtempSync(join(tmpdir(), "hatloop-tui-"));
     // Ink renders only a final frame when CI is set: the person at this terminal is not CI.
-    const env = `env -u CI HATLOOP_HOME=${home} HATLOOP_CONFIG=${join(home, "none.json")} TERM=xterm-256color`;
+    const env = `env -u CI -u FORCE_COLOR HATLOOP_HOME=${home} HATLOOP_CONFIG=${join(home, "none.json")} TERM=xterm-256color`;
     tmux = new Tmux();
     tmux.run("new-session", "-d", "-s", "hl", "-x", "150", "-y", "40", `${env} ${process.execPath} ${bin} demo; echo "[exit $?]"; sleep 60`);
     const run = "hl:0.0";
@@ -60,4 +61,33 @@ describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
     await tmux.waitFor(watch, /paused \(interrupted\)/);
     tmux.keys(watch, "q");
   }, 120_000);
+
+  it("lists sessions interactively, watches a finished one, and honours NO_COLOR", async () => {
+    const home = mkdtempSync(join(tmpdir(), "hatloop-tui-ls-"));
+    const env = `env -u CI -u FORCE_COLOR HATLOOP_HOME=${home} HATLOOP_CONFIG=${join(home, "none.json")} TERM=xterm-256color`;
+    const demo = await runHatloop(["demo", "--plain"], { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") });
+    expect(demo.code, demo.stderr).toBe(0);
+    tmux = new Tmux();
+    tmux.run("new-session", "-d", "-s", "ls", "-x", "120", "-y", "30", `${env} ${process.execPath} ${bin} ls; echo "[exit $?]"; sleep 60`);
+    const list = await tmux.waitFor("ls", /Enter watch \(running\) or show/);
+    expect(list).toMatch(/\w{8}  completed/);
+    tmux.keys("ls", "Enter");
+    const shown = await tmux.waitFor("ls", /\[exit 0\]/);
+    expect(shown).toMatch(/^status +completed \(task complete: quality gates passed\)/m);
+
+    const colours = async (noColor: boolean) => {
+      const name = noColor ? "nc" : "c";
+      tmux!.run("new-session", "-d", "-s", name, "-x", "120", "-y", "30", `${noColor ? "NO_COLOR=1 " : ""}${env} ${process.execPath} ${bin} watch ${sessionIdOf(shown)}; sleep 60`);
+      await tmux!.waitFor(name, /q detach/);
+      const screen = tmux!.run("capture-pane", "-e", "-p", "-t", name);
+      tmux!.keys(name, "q");
+      return (screen.match(/\x1b\[3\d/g) ?? []).length;
+    };
+    expect(await colours(false)).toBeGreaterThan(0);
+    expect(await colours(true)).toBe(0);
+  }, 120_000);
 });
+
+function sessionIdOf(screen: string): string {
+  return /^session +([0-9a-f-]{36})/m.exec(screen)![1]!;
+}
