@@ -75,6 +75,13 @@ describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
     const shown = await tmux.waitFor("ls", /\[exit 0\]/);
     expect(shown).toMatch(/^status +completed \(task complete: quality gates passed\)/m);
 
+    // stdin piped, stdout a terminal: the plain table, never a raw-mode error.
+    tmux.run("new-session", "-d", "-s", "pipe", "-x", "120", "-y", "30", `true | ${env} ${process.execPath} ${bin} ls; echo "[exit $?]"; sleep 60`);
+    const piped = await tmux.waitFor("pipe", /\[exit \d+\]/);
+    expect(piped).toMatch(/^ID +STATUS +HAT/m);
+    expect(piped).toMatch(/\[exit 0\]/);
+    expect(piped).not.toMatch(/raw mode/i);
+
     const colours = async (noColor: boolean) => {
       const name = noColor ? "nc" : "c";
       tmux!.run("new-session", "-d", "-s", name, "-x", "120", "-y", "30", `${noColor ? "NO_COLOR=1 " : ""}${env} ${process.execPath} ${bin} watch ${sessionIdOf(shown)}; sleep 60`);
