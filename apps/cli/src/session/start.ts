@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { redactSecrets } from "@hatloop/context";
 import { loadHats, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
 import { contextWindowOf } from "@hatloop/model";
-import { createTaskWorktree, inPlaceWorkspace, WorkspaceError, type TaskWorkspace } from "@hatloop/tools";
+import { createTaskWorktree, hasChangesSince, inPlaceWorkspace, WorkspaceError, type TaskWorkspace } from "@hatloop/tools";
 import { CliError, usageError } from "../errors.js";
 import { baselineFor, gateCommands } from "./gates.js";
 import { bundledHatsDir, repoHatsDir } from "./paths.js";
@@ -29,6 +29,9 @@ export async function startSession(options: StartOptions): Promise<SessionRecord
   if (!task) throw usageError("the task is empty");
   const id = randomUUID();
   const workspace = await openWorkspace(options, id.slice(0, 8));
+  if (!options.inPlace && (await hasChangesSince(workspace.repoRoot, workspace.baseCommit).catch(() => false))) {
+    options.progress?.(`hatloop: note: your checkout has uncommitted changes; the task starts from ${workspace.baseCommit.slice(0, 10)} without them (commit them first, or use --in-place)`);
+  }
   const hats = loadHats([bundledHatsDir, repoHatsDir(workspace.repoRoot)]);
   if (!hats.has(config.hat)) throw usageError(`unknown hat "${config.hat}" (hats: ${[...hats.keys()].sort().join(", ")})`);
   const commands = await gateCommands(workspace.worktreePath, config);
