@@ -30,6 +30,9 @@ import { addUsage } from "../loop/state.js";
 // whole older turns, summarising them (LLM with mechanical fallback), keeping facts, and injecting
 // one message with the compacted history and recalled context. Every original stays stored.
 
+/** Share of the window at which a compaction is forced even within a pressure episode. */
+const HARD_LIMIT = 0.97;
+
 export interface ContextManagerOptions {
   config: HatloopConfig["context"];
   store: Store;
@@ -48,6 +51,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const { config } = options;
   let latch: LatchState = INITIAL_LATCH_STATE;
   let compactRequested = false;
+  let lastTokens = 0;
   const zones = { gaugePct: config.gaugePct, warnPct: config.warnPct, compactPct: config.compactPct };
 
   const measureTokens = (view: ContextView): number => {
@@ -64,6 +68,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   return {
     measure(view): Measurement {
       const tokens = measureTokens(view);
+      lastTokens = tokens;
       const step = stepLatch(latch, tokens, { ...zones, contextWindow: view.contextWindow });
       latch = step.state;
       if (step.signals.compact) compactRequested = true;
@@ -80,7 +85,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     },
 
     async beforeCall(view, signal): Promise<Compaction | null> {
-      if (!compactRequested) return null;
+      // The latch gives one compaction per pressure episode; past the hard limit the request would
+      // not fit the window at all, so compaction happens whatever the latch says.
+      const overLimit = lastTokens >= view.contextWindow * HARD_LIMIT;
+      if (!compactRequested && !overLimit) return null;
       compactRequested = false;
       const estimate = (m: readonly Message[]) => estimateTokens(m, { system: view.system, tools: view.tools });
       const messages = view.live.map((e) => e.message);
