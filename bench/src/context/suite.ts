@@ -13,9 +13,11 @@ export const FULL_LENGTHS = [50, 200, 1000] as const;
 export const QUICK_LENGTHS = [50, 200] as const;
 const SYSTEM_CHARS = 24_000;
 
-export function syntheticInputs(seed: number, lengths: readonly number[]): BenchInput[] {
-  return lengths.map((iterations, k) => {
-    const session = generateSession({ seed: seed + k, iterations });
+/** Per length, `perLength` sessions with consecutive seeds (consecutive seeds alternate the scenario). */
+export function syntheticInputs(seed: number, lengths: readonly number[], perLength = 1): BenchInput[] {
+  const plan = lengths.flatMap((iterations, i) => Array.from({ length: perLength }, (_, k) => ({ seed: seed + i * perLength + k, iterations })));
+  return plan.map(({ seed: s, iterations }) => {
+    const session = generateSession({ seed: s, iterations });
     return { name: session.name, kind: "synthetic", messages: session.messages, facts: session.facts, window: SYNTHETIC_WINDOW };
   });
 }

@@ -87,7 +87,7 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
     incidentals: [
       { id: "token-ttl", needle: "TOKEN_TTL_SECONDS = 900", tool: "read_file", input: { path: "src/auth/constants.ts" }, line: "export const TOKEN_TTL_SECONDS = 900;" },
-      { id: "staging-host", needle: "auth-staging.internal", tool: "run_command", input: { command: "curl -sI https://auth-staging.internal/health" }, line: "HTTP/2 200 from auth-staging.internal (edge eu-west-1)" },
+      { id: "staging-host", needle: "auth-staging.internal", tool: "run_command", input: { command: "curl -sI \"$AUTH_STAGING_URL/health\"" }, line: "HTTP/2 200 from auth-staging.internal (edge eu-west-1)" },
       { id: "fixture-user", needle: "usr_7f3a9c", tool: "read_file", input: { path: "test/fixtures/users.json" }, line: '  { "id": "usr_7f3a9c", "role": "admin", "tokenVersion": 3 },' },
     ],
     failingTest: {
@@ -139,7 +139,7 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
     incidentals: [
       { id: "max-upload", needle: "MAX_UPLOAD_BYTES = 2147483648", tool: "read_file", input: { path: "src/import/limits.ts" }, line: "export const MAX_UPLOAD_BYTES = 2147483648;" },
-      { id: "bucket", needle: "s3://imports-staging-eu", tool: "run_command", input: { command: "aws s3 ls s3://imports-staging-eu/ --summarize" }, line: "Total Objects: 412 in s3://imports-staging-eu" },
+      { id: "bucket", needle: "s3://imports-staging-eu", tool: "run_command", input: { command: "aws s3 ls \"$IMPORT_BUCKET\" --summarize" }, line: "Total Objects: 412 in s3://imports-staging-eu" },
       { id: "fixture-file", needle: "customers-1m.csv", tool: "read_file", input: { path: "test/fixtures/README.md" }, line: "- customers-1m.csv: one million rows, 3 percent with a missing email" },
     ],
     failingTest: {

@@ -4,6 +4,7 @@ import {
   createContextManager,
   defaultConfig,
   type CheckpointReason,
+  type HatloopConfig,
   type ContextManager,
   type ContextView,
   type LiveEntry,
@@ -29,7 +30,7 @@ export const GENERATED_AT = "2026-01-01T00:00:00.000Z";
 export class HatloopLoop {
   readonly store: Store = benchStore();
   readonly agent = new AgentState();
-  readonly config = defaultConfig();
+  readonly config: HatloopConfig;
   private readonly manager: ContextManager;
   live: LiveEntry[] = [];
   stubbed = new Set<string>();
@@ -48,7 +49,11 @@ export class HatloopLoop {
   private lastAssistant: Message | null = null;
   readonly counts = { compactions: 0, removals: 0, prunings: 0, checkpoints: 0, gaugeLines: 0 };
 
-  constructor(private readonly ctx: StrategyContext) {
+  constructor(
+    private readonly ctx: StrategyContext,
+    context: HatloopConfig["context"] = defaultConfig().context,
+  ) {
+    this.config = { ...defaultConfig(), context };
     this.manager = createContextManager({ config: this.config.context, store: this.store, sessionId: SESSION_ID, repoPath: REPO, summarizer: null });
   }
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { parseArgs, UsageError } from "./args.js";
+
+describe("bench arguments", () => {
+  it("runs both benches by default, with the documented defaults", () => {
+    const args = parseArgs([], {});
+    expect(args).toMatchObject({ commands: ["context", "runtime"], json: false, seed: 1, quick: false, pg: null, window: 200_000, pricePerMTok: 3, variants: [] });
+  });
+
+  it("reads every option", () => {
+    const args = parseArgs(["context", "--json", "--transcript", "a.jsonl", "--transcript", "b.jsonl", "--seed", "7", "--quick", "--window", "100000", "--price", "15", "--out", "/tmp/x", "--hatloop-variant", "targetPct=50,llmSummary=false"], {});
+    expect(args).toMatchObject({ commands: ["context"], json: true, transcripts: ["a.jsonl", "b.jsonl"], seed: 7, quick: true, window: 100_000, pricePerMTok: 15, outDir: "/tmp/x", variants: [{ targetPct: 50, llmSummary: false }] });
+  });
+
+  it("takes Postgres from --pg or HATLOOP_TEST_DATABASE_URL", () => {
+    expect(parseArgs(["runtime"], { HATLOOP_TEST_DATABASE_URL: "postgres://a@b/c" }).pg).toBe("postgres://a@b/c");
+    expect(parseArgs(["runtime", "--pg", "postgresql://x/y"], {}).pg).toBe("postgresql://x/y");
+  });
+
+  it.each([
+    [["bogus"], 'unknown command "bogus"'],
+    [["--nope"], "unknown option --nope"],
+    [["--seed"], "--seed needs a value"],
+    [["--seed", "-1"], "--seed must be an integer >= 0"],
+    [["--seed", "1.5"], "--seed must be an integer >= 0"],
+    [["--window", "10"], "--window must be an integer >= 1000"],
+    [["--price", "free"], "--price must be a positive number"],
+    [["--pg", "mysql://x"], "--pg must be a postgres:// URL"],
+    [["runtime", "--transcript", "a.jsonl"], "--transcript only applies to the context bench"],
+    [["context", "context"], "context given twice"],
+    [["--hatloop-variant", "targetPct"], "expects KEY=VALUE pairs"],
+    [["--hatloop-variant", "gaugePct=95"], "--hatloop-variant gaugePct=95: warnPct: expected gaugePct <= warnPct <= compactPct"],
+    [["--hatloop-variant", "bogus=1"], "--hatloop-variant bogus=1"],
+  ])("rejects %j with a one-line usage error", (argv, message) => {
+    expect(() => parseArgs(argv, {})).toThrow(UsageError);
+    expect(() => parseArgs(argv, {})).toThrow(message);
+  });
+});

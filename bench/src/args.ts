@@ -1,0 +1,134 @@
+import { contextConfigSchema, defaultConfig } from "@hatloop/core";
+
+// Command-line arguments of `pnpm bench`. Pure: a bad argument throws UsageError, which main turns
+// into a one-line message and exit code 2.
+
+export class UsageError extends Error {}
+
+export interface BenchArgs {
+  commands: Array<"context" | "runtime">;
+  json: boolean;
+  transcripts: string[];
+  seed: number;
+  quick: boolean;
+  pg: string | null;
+  window: number;
+  pricePerMTok: number;
+  outDir: string | null;
+  /** Extra hatloop rows with some context settings changed (the default row always runs). */
+  variants: Array<Record<string, number | boolean>>;
+  help: boolean;
+}
+
+export const USAGE = `usage: pnpm bench [context|runtime] [options]
+
+  context               replay sessions through every context strategy
+  runtime               loop overhead, checkpoint/resume latency, watcher latency, memory
+  (none)                both
+
+  --transcript FILE     also replay this transcript (JSONL, one message per line); repeatable
+  --seed N              seed of the synthetic sessions (default 1)
+  --quick               a fast smoke run (shorter sessions, fewer repetitions)
+  --json                print the JSON results instead of the Markdown tables
+  --window N            working window for transcripts, in tokens (default 200000)
+  --price USD           input price per million tokens for the cost model (default 3)
+  --pg URL              Postgres server for the runtime bench (default $HATLOOP_TEST_DATABASE_URL)
+  --out DIR             where to write results (default bench/results)
+  --hatloop-variant K=V[,K=V]
+                        also run hatloop with these context settings (e.g. targetPct=50); repeatable`;
+
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchArgs {
+  const args: BenchArgs = {
+    commands: [],
+    json: false,
+    transcripts: [],
+    seed: 1,
+    quick: false,
+    pg: env["HATLOOP_TEST_DATABASE_URL"] || null,
+    window: 200_000,
+    pricePerMTok: 3,
+    outDir: null,
+    variants: [],
+    help: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith("--")) throw new UsageError(`${arg} needs a value`);
+      return v;
+    };
+    switch (arg) {
+      case "context":
+      case "runtime":
+        if (args.commands.includes(arg)) throw new UsageError(`${arg} given twice`);
+        args.commands.push(arg);
+        break;
+      case "--json":
+        args.json = true;
+        break;
+      case "--quick":
+        args.quick = true;
+        break;
+      case "--help":
+      case "-h":
+        args.help = true;
+        break;
+      case "--transcript":
+        args.transcripts.push(value());
+        break;
+      case "--seed":
+        args.seed = integer(arg, value(), 0);
+        break;
+      case "--window":
+        args.window = integer(arg, value(), 1_000);
+        break;
+      case "--price": {
+        const v = value();
+        const n = Number(v);
+        if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--price must be a positive number, got "${v}"`);
+        args.pricePerMTok = n;
+        break;
+      }
+      case "--pg": {
+        const v = value();
+        if (!/^postgres(ql)?:\/\//.test(v)) throw new UsageError(`--pg must be a postgres:// URL, got "${v}"`);
+        args.pg = v;
+        break;
+      }
+      case "--out":
+        args.outDir = value();
+        break;
+      case "--hatloop-variant":
+        args.variants.push(variant(value()));
+        break;
+      default:
+        throw new UsageError(arg.startsWith("-") ? `unknown option ${arg}` : `unknown command "${arg}" (expected context or runtime)`);
+    }
+  }
+  if (args.commands.length === 0) args.commands = ["context", "runtime"];
+  if (args.transcripts.length > 0 && !args.commands.includes("context")) throw new UsageError("--transcript only applies to the context bench");
+  return args;
+}
+
+/** "targetPct=50,keepTurns=6" → { targetPct: 50, keepTurns: 6 }, checked against the config schema. */
+function variant(text: string): Record<string, number | boolean> {
+  const overrides: Record<string, number | boolean> = {};
+  for (const pair of text.split(",")) {
+    const [key, raw] = pair.split("=");
+    if (!key || raw === undefined) throw new UsageError(`--hatloop-variant expects KEY=VALUE pairs, got "${text}"`);
+    overrides[key.trim()] = raw === "true" ? true : raw === "false" ? false : Number(raw);
+  }
+  const parsed = contextConfigSchema.safeParse({ ...defaultConfig().context, ...overrides });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`--hatloop-variant ${text}: ${issue ? `${issue.path.join(".") || "context"}: ${issue.message}` : "invalid"}`);
+  }
+  return overrides;
+}
+
+function integer(name: string, text: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer >= ${min}, got "${text}"`);
+  return n;
+}

@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { main } from "./cli.js";
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (out.push(String(chunk)), true));
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (err.push(String(chunk)), true));
+  return { out, err };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("pnpm bench", () => {
+  it("answers a bad argument with one line on stderr and exit code 2", async () => {
+    const { out, err } = capture();
+    expect(await main(["--seed", "x"])).toBe(2);
+    expect(err.join("")).toBe('bench: --seed must be an integer >= 0, got "x"\n');
+    expect(out).toEqual([]);
+  });
+
+  it("answers an unreadable transcript the same way", async () => {
+    const { err } = capture();
+    expect(await main(["context", "--transcript", "/nonexistent/t.jsonl"])).toBe(2);
+    expect(err.join("")).toBe("bench: /nonexistent/t.jsonl: cannot read (ENOENT)\n");
+  });
+
+  it("runs the context bench on a transcript and writes JSON and Markdown results", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-cli-"));
+    const transcript = join(dir, "t.jsonl");
+    const lines = [
+      { role: "user", content: "Rename the helper." },
+      { role: "assistant", content: [{ type: "text", text: "Editing." }, { type: "tool_use", id: "t1", name: "edit_file", input: { path: "src/helper.ts", old_str: "a", new_str: "b" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "Edited." }] },
+      { role: "assistant", content: [{ type: "text", text: "Done." }] },
+    ];
+    (await import("node:fs")).writeFileSync(transcript, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const { out } = capture();
+    // --quick still generates the short synthetic sessions; the transcript is replayed too.
+    expect(await main(["context", "--quick", "--transcript", transcript, "--out", dir, "--json"])).toBe(0);
+    const printed = JSON.parse(out.join("")) as { context: { inputs: Array<{ input: string; strategies: Array<{ strategy: string; pathsHandoff: { present: number; total: number } }> }> } };
+    const mine = printed.context.inputs.find((i) => i.input === "t.jsonl")!;
+    expect(mine.strategies.find((s) => s.strategy === "hatloop")!.pathsHandoff).toMatchObject({ present: 1, total: 1 });
+    expect(JSON.parse(readFileSync(join(dir, "context-latest.json"), "utf8"))).toEqual(printed.context);
+    expect(readFileSync(join(dir, "context-latest.md"), "utf8")).toContain("### Transcript t.jsonl");
+  }, 60_000);
+});

@@ -1,0 +1,56 @@
+import { parseArgs, USAGE, UsageError, type BenchArgs } from "./args.js";
+import { contextCommand, contextInputs } from "./context/command.js";
+import { TranscriptError } from "./context/transcript.js";
+import { writeResults } from "./results.js";
+import { runtimeCommand } from "./runtime/command.js";
+
+// `pnpm bench [context|runtime] [options]` (main.ts runs it): runs the benches, writes bench/results/*-latest.{json,md}
+// and prints the Markdown tables (or the JSON with --json). Bad arguments and unreadable
+// transcripts: one line on stderr, exit code 2.
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return usageError(error.message);
+    throw error;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const outputs: Array<{ name: string; json: unknown; markdown: string }> = [];
+  if (args.commands.includes("context")) {
+    let inputs;
+    try {
+      inputs = contextInputs(args);
+    } catch (error) {
+      if (error instanceof TranscriptError) return usageError(error.message);
+      throw error;
+    }
+    const started = Date.now();
+    outputs.push({ name: "context", ...(await contextCommand(args, inputs, log)) });
+    log(`context: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (args.commands.includes("runtime")) {
+    const started = Date.now();
+    outputs.push({ name: "runtime", ...(await runtimeCommand(args, log)) });
+    log(`runtime: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  for (const out of outputs) {
+    const files = writeResults(args.outDir, out.name, out.json, out.markdown);
+    log(`${out.name}: results in ${files.json}`);
+  }
+  process.stdout.write(args.json ? `${JSON.stringify(Object.fromEntries(outputs.map((o) => [o.name, o.json])), null, 2)}\n` : `${outputs.map((o) => o.markdown).join("\n\n")}\n`);
+  return 0;
+}
+
+function usageError(message: string): number {
+  process.stderr.write(`bench: ${message}\n`);
+  return 2;
+}
