@@ -21,7 +21,7 @@ export function renderRuntime(results: readonly DriverResult[], plan: RuntimePla
     [head("context"), ...overheadRows].join("\n"),
     "**Checkpoint write / resume, ms** (200k window; the session compacts as it ages)",
     [head("iteration"), ...cpRows].join("\n"),
-    "**Event to watcher, ms** (persister flushes every 150 ms, watcher polls every 250 ms)",
+    "**Event to watcher, ms** (the loop's persister flushes every 150 ms; the watcher, another process, follows with LISTEN/NOTIFY on Postgres and polling on PGlite)",
     [
       head("latency"),
       `| zero-latency model, median (p95) | ${results.map((r) => `${r.watcher.medianMs.toFixed(0)} (${r.watcher.p95Ms.toFixed(0)})`).join(" | ")} |`,

@@ -4,8 +4,9 @@ import type { Store } from "@hatloop/core";
 import { createRig } from "./rig.js";
 
 // Event-to-watcher latency: the loop writes its events through the event persister (one insert every
-// 150 ms) while a watcher in another process follows them as `hatloop watch` does (followEvents,
-// polling every 250 ms). Each iteration.end is timed, on the wall clock, from its emission in the
+// 150 ms) while a watcher in another process follows them as `hatloop watch` does (followEvents with
+// its defaults: LISTEN/NOTIFY on Postgres, polling on PGlite). Each iteration.end is timed, on the
+// wall clock, from its emission in the
 // loop's process to its arrival in the watcher's. With a zero-latency model the loop keeps the
 // database busy without pause (a stress case: an embedded database serves one query at a time), so
 // a paced run with a modest model latency is measured too.
