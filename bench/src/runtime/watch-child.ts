@@ -22,6 +22,8 @@ setMaxListeners(0, stop.signal);
 process.on("message", (m) => {
   if (m === "stop") stop.abort();
 });
+// A parent that dies must not leave a watcher polling forever.
+process.on("disconnect", () => stop.abort());
 send({ ready: true });
 await followEvents(
   store,
@@ -33,4 +35,4 @@ await followEvents(
   { signal: stop.signal },
 );
 await store.close();
-process.disconnect();
+if (process.connected) process.disconnect();

@@ -71,7 +71,7 @@ export class HatloopLoop {
     this.iteration++;
     const compaction = await this.manager.beforeCall(this.view(), new AbortController().signal);
     if (compaction) {
-      await this.store_(compaction.live);
+      await this.persist(compaction.live);
       this.live = compaction.live;
       this.stubbed = compaction.stubbed;
       this.contextTokens = compaction.tokensAfter;
@@ -182,12 +182,12 @@ export class HatloopLoop {
 
   private async append(message: Message): Promise<void> {
     const entry: LiveEntry = { seq: null, message, kind: "conversation" };
-    await this.store_([entry]);
+    await this.persist([entry]);
     this.live.push(entry);
   }
 
   /** live.ts storeEntries: unstored entries get the next seqs and are written (append-only). */
-  private async store_(entries: LiveEntry[]): Promise<void> {
+  private async persist(entries: LiveEntry[]): Promise<void> {
     const fresh = entries.filter((e) => e.seq === null);
     if (fresh.length === 0) return;
     for (const e of fresh) e.seq = this.nextSeq++;
