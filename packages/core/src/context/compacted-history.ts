@@ -27,3 +27,13 @@ function split(scratchpad: string): { before: string; entries: string[] } {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/**
+ * The agent's new scratchpad with hatloop's Compacted History kept: a SCRATCHPAD signal replaces the
+ * agent's own sections, never the record of what compactions removed (entries the agent copied
+ * into its new text are not added twice).
+ */
+export function replaceScratchpad(previous: string, next: string): string {
+  const kept = split(previous).entries.filter((entry) => !next.includes(entry));
+  return kept.reduce((pad, entry) => `${pad.trimEnd()}\n\n${entry}`, next.trimEnd());
+}

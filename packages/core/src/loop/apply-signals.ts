@@ -1,4 +1,5 @@
 import type { Signal } from "../signals/types.js";
+import { replaceScratchpad } from "../context/compacted-history.js";
 import type { LoopContext } from "./loop-context.js";
 
 export interface SignalEffects {
@@ -42,8 +43,9 @@ export async function applySignals(ctx: LoopContext, signals: Signal[]): Promise
   return effects;
 }
 
-async function setScratchpad(ctx: LoopContext, content: string): Promise<boolean> {
+async function setScratchpad(ctx: LoopContext, written: string): Promise<boolean> {
   const { state } = ctx;
+  const content = replaceScratchpad(state.scratchpad, written);
   if (content === state.scratchpad) return false;
   state.scratchpad = content;
   await ctx.deps.store.sessions.update(state.session.id, { scratchpad: content });

@@ -43,6 +43,7 @@ export async function followEvents(store: Store, sessionId: string, onEvents: (e
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
+        options.signal?.removeEventListener("abort", done);
         wake = null;
         resolve();
       };
