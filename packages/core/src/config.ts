@@ -36,6 +36,8 @@ export const contextConfigSchema = z
     recallCapTokens: positiveInt.default(4_000),
     /** Whole turns kept verbatim by turn-aware pruning. */
     keepTurns: positiveInt.default(4),
+    /** Stubbed tool results the live context may carry; past this, compaction prunes old turns instead. */
+    maxStubs: positiveInt.default(40),
     /** Use the model for structured summaries and fact extraction (falls back to rules on error). */
     llmSummary: z.boolean().default(true),
   })

@@ -44,6 +44,8 @@ export class HatloopLoop {
   private lastCheckpointTokens = new Map<CheckpointReason, number>();
   private decisions: Handoff["decisions"] = [];
   private openItems: string[] = [];
+  /** Steering the user sent while the loop ran, as turn-end.ts records it. */
+  private instructions: string[] = [];
   /** What git would report: every path the session's write/edit calls changed. */
   private readonly modified = new Set<string>();
   private lastAssistant: Message | null = null;
@@ -99,6 +101,7 @@ export class HatloopLoop {
     const handoff = buildHandoff({
       generatedAt: GENERATED_AT,
       task: { title: this.task },
+      instructions: this.instructions,
       hat: "creator",
       checklist: this.agent.checklist,
       scratchpad: this.agent.scratchpad,
@@ -133,6 +136,7 @@ export class HatloopLoop {
 
   private async closeTurn(message: Message): Promise<void> {
     const blocks: ContentBlock[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : [...message.content];
+    for (const block of blocks) if (block.type === "text" && block.text.startsWith(MARKERS.steer)) this.instructions.push(block.text.slice(MARKERS.steer.length).trim());
     const notes = this.notes.splice(0).map((n) => `${MARKERS.continuation} ${n}`);
     if (notes.length) blocks.push({ type: "text", text: notes.join("\n\n") });
     const closing: Message = { role: "user", content: blocks };
@@ -176,6 +180,7 @@ export class HatloopLoop {
       stubbed: this.stubbed,
       scratchpad: this.agent.scratchpad,
       task: this.task,
+      instructions: this.instructions,
       openItems: this.agent.openItems(),
     };
   }

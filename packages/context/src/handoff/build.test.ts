@@ -74,6 +74,7 @@ describe("buildHandoff", () => {
       interrupted: true,
       next_action: "patch the tokenizer to keep trailing newlines.",
       last_tool_call: { name: "edit_file", params_summary: "path=packages/parser/src/tokenizer.ts, old=a, new=b" },
+      last_failure: null,
     });
     expect(handoff.thread.summary).toBe("Fix the flaky parser test in packages/parser; it fails about one run in ten. ... keep the public API unchanged");
     const gists = handoff.thread.key_exchanges.map((e) => e.gist).join("\n");

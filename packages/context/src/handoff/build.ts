@@ -6,6 +6,8 @@ import { MAX_BLOCKERS, progressOf } from "./progress.js";
 import { parseScratchpad } from "./scratchpad.js";
 import { commitsOf, diffstatOf, failureOf, uniquePaths, usageOf } from "./snapshots.js";
 import { HANDOFF_SCHEMA, HANDOFF_SCHEMA_VERSION, type Handoff, type HandoffWorking } from "./types.js";
+import { toolResults, toolResultText, type Message } from "../messages.js";
+import { failureLine, firstMeaningfulLine, isStubbedResult } from "../window/tool-result-stub.js";
 
 // Builds the handoff from explicit inputs. No I/O, no clock, no model: the same inputs give the same
 // handoff. Text that came from the conversation is redacted; git facts are used as given.
@@ -15,8 +17,28 @@ function workingOf(inputs: HandoffInputs, fallbacks: ReadonlyArray<string | null
     fallbackTopic: inputs.task.title,
     nextActionFallbacks: [...fallbacks, "Check the task against its checklist and finish it"],
   });
-  return { ...state, next_action: redactSecrets(state.next_action) };
+  return { ...state, next_action: redactSecrets(state.next_action), last_failure: lastFailure(inputs.messages ?? []) };
 }
+
+/** The failure line of the newest failing tool result, if any. */
+function lastFailure(messages: readonly Message[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const failed = toolResults(messages[i]!).filter((r) => r.is_error && !isStubbedResult(r)).at(-1);
+    if (!failed) continue;
+    const text = toolResultText(failed);
+    const line = failureLine(text) ?? firstMeaningfulLine(text);
+    return line === null ? null : redactSecrets(line.length > 240 ? `${line.slice(0, 239)}…` : line);
+  }
+  return null;
+}
+
+/** The user's own words after the task: kept verbatim (bounded), newest last, duplicates once. */
+function instructionsOf(inputs: HandoffInputs): string[] {
+  const cleaned = (inputs.instructions ?? []).map((t) => redactSecrets(t.trim())).filter(Boolean).map((t) => (t.length > 500 ? `${t.slice(0, 499)}…` : t));
+  return dedupeKeepNewest(cleaned).slice(-MAX_INSTRUCTIONS);
+}
+
+const MAX_INSTRUCTIONS = 10;
 
 export function buildHandoff(inputs: HandoffInputs): Handoff {
   const messages = inputs.messages ?? [];
@@ -32,6 +54,7 @@ export function buildHandoff(inputs: HandoffInputs): Handoff {
     schema_version: HANDOFF_SCHEMA_VERSION,
     generated_at: inputs.generatedAt,
     task_title: taskTitle,
+    instructions: instructionsOf(inputs),
     current_hat: inputs.hat,
     branch: inputs.git.branch,
     head_commit: inputs.git.headCommit,

@@ -59,6 +59,8 @@ export interface HandoffInputs {
   /** ISO time of the handoff. */
   generatedAt: string;
   task: { title: string };
+  /** The user's instructions after the task (steering messages), oldest first. */
+  instructions?: readonly string[];
   hat: string;
   checklist?: readonly ChecklistEntry[];
   /** The scratchpad markdown (see parseScratchpad). */

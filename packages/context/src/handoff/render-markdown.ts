@@ -57,6 +57,7 @@ export function renderHandoffMarkdown(h: Handoff): string {
     `- Generated: ${h.generated_at}`,
     `- Hat: ${h.current_hat}`,
     `- Branch: ${code(h.branch)} at ${code(h.head_commit)}`,
+    ...(h.instructions.length ? section("What the user said after the task", bullets(h.instructions)) : []),
     ...section(`Progress (${h.completed_items.length}/${total})`, [
       "### Completed", "", ...bullets(h.completed_items, "- [x]"),
       "", "### Remaining", "", ...bullets(h.remaining_items, "- [ ]"),
@@ -67,6 +68,7 @@ export function renderHandoffMarkdown(h: Handoff): string {
       `- Status: ${w.status}${w.interrupted ? " (interrupted)" : ""}`,
       `- Next action: ${oneLine(w.next_action)}`,
       `- Last tool call: ${tool}`,
+      `- Last failure: ${w.last_failure === null ? "none" : oneLine(w.last_failure)}`,
     ]),
     ...section("Key decisions", bullets(h.key_decisions)),
     ...section("Decisions", h.decisions.length ? h.decisions.map((d) => `- ${d.id}${d.when ? ` (${d.when})` : ""}: ${oneLine(d.what)}`) : ["_none_"]),

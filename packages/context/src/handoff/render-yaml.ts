@@ -9,7 +9,7 @@ import { HandoffFormatError, validateHandoff } from "./validate.js";
 
 const FREE_TEXT = new Set([
   "task_title", "topic", "next_action", "params_summary", "what", "summary", "gist", "subject",
-  "continuation_prompt", "last_error", "recovery_hint",
+  "continuation_prompt", "last_error", "recovery_hint", "last_failure", "instructions",
   "completed_items", "remaining_items", "blocking_issues", "key_decisions", "open_items", "learnings",
 ]);
 
@@ -18,6 +18,7 @@ function layoutOf(h: Handoff): Record<string, unknown> {
     schema: h.schema,
     schema_version: h.schema_version,
     meta: { generated_at: h.generated_at, task_title: h.task_title, current_hat: h.current_hat },
+    instructions: h.instructions,
     git: {
       branch: h.branch,
       head_commit: h.head_commit,
@@ -82,6 +83,7 @@ export function parseHandoffYaml(text: string): Handoff {
     schema_version: o.schema_version,
     generated_at: meta.generated_at,
     task_title: meta.task_title,
+    instructions: o.instructions,
     current_hat: meta.current_hat,
     branch: git.branch,
     head_commit: git.head_commit,

@@ -37,15 +37,18 @@ function render(h: Handoff, shape: Shape, note: string): string {
     `**Last error**: ${clean(h.failure.last_error, shape.itemChars * 2)}`,
     ...(h.failure.recovery_hint ? [`**Recovery hint**: ${clean(h.failure.recovery_hint, shape.itemChars)}`] : []),
   ];
+  const instructions = h.instructions.slice(-5).map((t) => `- ${clean(t, shape.itemChars * 2)}`);
   const blocks = [
     [
       MARKERS.resume,
       `**Task**: ${clean(h.task_title, 200)}`,
+      ...(instructions.length ? ["**The user also said** (verbatim):", ...instructions] : []),
       `**Hat**: ${clean(h.current_hat, 40)} · **Branch**: \`${clean(h.branch, 100)}\` @ \`${h.head_commit.slice(0, 12)}\``,
       `**Progress**: ${h.completed_items.length}/${total} items completed`,
     ],
     list("blockers"),
     failure,
+    h.working.last_failure ? [`**Last failure seen**: ${clean(h.working.last_failure, shape.itemChars * 2)}`] : [],
     list("remaining"),
     list("decisions"),
     list("files"),

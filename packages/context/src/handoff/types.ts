@@ -14,6 +14,8 @@ export interface HandoffWorking {
   interrupted: boolean;
   next_action: string;
   last_tool_call: ToolCallSummary | null;
+  /** The latest failing tool result, by its failure line (a test's error, a compiler message). */
+  last_failure: string | null;
 }
 
 export interface HandoffThread {
@@ -71,6 +73,8 @@ export interface Handoff {
   // seed 004 HandoffSummary
   generated_at: string;
   task_title: string;
+  /** What the user said after the task (steering), verbatim, newest last. */
+  instructions: string[];
   current_hat: string;
   branch: string;
   head_commit: string;

@@ -74,6 +74,8 @@ function working(v: unknown, p: string): HandoffWorking {
     interrupted: bool(o.interrupted, `${p}.interrupted`),
     next_action: str(o.next_action, `${p}.next_action`),
     last_tool_call: nullable(toolCall)(o.last_tool_call, `${p}.last_tool_call`),
+    // Handoffs written before this field existed have none.
+    last_failure: o.last_failure === undefined ? null : nullable(str)(o.last_failure, `${p}.last_failure`),
   };
 }
 function exchange(v: unknown, p: string): KeyExchange {
@@ -140,6 +142,7 @@ export function validateHandoff(value: unknown): Handoff {
     schema_version: HANDOFF_SCHEMA_VERSION,
     generated_at: str(o.generated_at, "$.generated_at"),
     task_title: str(o.task_title, "$.task_title"),
+    instructions: o.instructions === undefined ? [] : strings(o.instructions, "$.instructions"),
     current_hat: str(o.current_hat, "$.current_hat"),
     branch: str(o.branch, "$.branch"),
     head_commit: str(o.head_commit, "$.head_commit"),

@@ -57,3 +57,20 @@ describe("planCompaction", () => {
     expect(validatePairing(plan.messages)).toEqual([]);
   });
 });
+
+describe("planCompaction with a stub bound", () => {
+  it("prunes old turns instead of stubbing more once the live context carries enough stubs", () => {
+    const history: Message[] = [{ role: "user", content: "the task" }];
+    for (let i = 0; i < 30; i++) {
+      history.push({ role: "assistant", content: [{ type: "text", text: `step ${i}` }, { type: "tool_use", id: `t${i}`, name: "read_file", input: { path: `f${i}` } }] });
+      history.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "x".repeat(2_000) }, { type: "text", text: `[hatloop] Iteration ${i + 1}.` }] });
+    }
+    const compactAt = Math.floor(estimateTokens(history) * 0.95);
+    const unbounded = planCompaction(history, { compactAt });
+    const bounded = planCompaction(history, { compactAt, maxStubs: 5 });
+    expect(unbounded.strategy).toBe("removal");
+    expect(bounded.strategy).toBe("pruning");
+    expect(bounded.messages.length).toBeLessThan(unbounded.messages.length);
+    expect(bounded.tokensAfter).toBeLessThan(unbounded.tokensAfter);
+  });
+});

@@ -18,6 +18,12 @@ export interface PlanCompactionOptions extends CompactOptions {
   zonePolicy?: PruneTurnsOptions["zonePolicy"];
   /** Tokens to leave free under the target for the summary packet. Default 0. */
   reserveTokens?: number;
+  /**
+   * Stubbed results the live context may carry before removal stops being enough: past this, old
+   * turns are pruned (and summarised) instead. Stubs are small, so without a bound they pile up
+   * over a long session and fill the window with pairs that say little. Default: no bound.
+   */
+  maxStubs?: number;
 }
 
 export interface CompactionPlan {
@@ -45,7 +51,7 @@ export interface CompactionPlan {
 export function planCompaction(messages: readonly Message[], options: PlanCompactionOptions): CompactionPlan {
   const removal = compactProgressive(messages, options);
   const base = { level: removal.level, tokensBefore: removal.tokensBefore, targetTokens: removal.targetTokens };
-  if (removal.underTarget) {
+  if (removal.underTarget && removal.frozen.length <= (options.maxStubs ?? Number.POSITIVE_INFINITY)) {
     return { ...base, strategy: "removal", messages: removal.messages, removed: removal.removed, frozen: removal.frozen, dropped: [], artifacts: [], trimmed: [], tokensAfter: removal.tokensAfter, underTarget: true };
   }
 

@@ -29,7 +29,11 @@ export function stubResult(source: StubSource): ToolResultBlock {
   return { ...source.block, content: stubText(source) };
 }
 
-/** First meaningful line and size: "\"export function login(\" (3214 chars, 81 lines, error)". */
+/**
+ * First meaningful line, the first failure line when there is one (a failing test is known by its
+ * error, not by the runner's banner), and the size:
+ * "\"> app@1.0.0 test\" … \"FAIL src/auth.test.ts: expected 200\" (3214 chars, 81 lines, error)".
+ */
 function gist(block: ToolResultBlock): string {
   const text = toolResultText(block);
   const lines = text === "" ? 0 : text.split("\n").length;
@@ -38,7 +42,20 @@ function gist(block: ToolResultBlock): string {
   if (images > 0) size.push(`${images} image${images === 1 ? "" : "s"}`);
   if (block.is_error) size.push("error");
   const first = firstMeaningfulLine(text);
-  return first === null ? `(${size.join(", ")})` : `"${clip(first, 80)}" (${size.join(", ")})`;
+  const failure = failureLine(text);
+  const quoted = [first, failure !== first ? failure : null].filter((l): l is string => l !== null).map((l) => `"${clip(l, 100)}"`);
+  return quoted.length ? `${quoted.join(" … ")} (${size.join(", ")})` : `(${size.join(", ")})`;
+}
+
+const FAILURE = /(\bFAIL(ED)?\b|\bnot ok\b|AssertionError|\bError:|\berror\[|panicked|Traceback|\bexpected .* (to|but)\b|[✗✕✖×] )/;
+
+/** The first line that reports a failure (test runners, compilers, stack traces), if any. */
+export function failureLine(text: string): string | null {
+  for (const line of text.split("\n")) {
+    const trimmed = oneLine(line);
+    if (FAILURE.test(trimmed) && (trimmed.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return trimmed;
+  }
+  return null;
 }
 
 /** The first line with a few letters or digits — not a blank, a brace or a rule. */

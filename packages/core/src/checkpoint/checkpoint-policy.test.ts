@@ -13,7 +13,7 @@ function restoredLike(run: Awaited<ReturnType<typeof runFixture>>): LoopState {
     session: run.session, hat: run.deps.hats.get("planner")!, iteration: 1, live: [], nextSeq: 1, scratchpad: "", checklist: [],
     usage: run.session.usage, costUsd: 0, priorRuntimeMs: 0, runStartedAt: Date.now(), health: initialHealth(), hatHistory: [],
     stubbed: new Set(), anchor: null, contextTokens: 0, compactions: 0, warnCheckpointed: false, healthStop: null, seenCalls: new Set(),
-    notes: [], request: { system: [], tools: [] }, decisions: [], openItems: [],
+    notes: [], request: { system: [], tools: [] }, decisions: [], openItems: [], instructions: [],
   };
 }
 
@@ -70,14 +70,17 @@ describe("checkpoint policy", () => {
     expect(kept).toEqual([all[0]!, ...all.slice(-3)]);
   });
 
-  it("costs the same to write at iteration 5 as at iteration 300: references, not copies", async () => {
-    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky], contextWindow: 20_000, maxIterations: 300, turns: reads(300), config: { checkpoint: { interval: 5, retain: 1000 } } });
+  it("costs the same to write at iteration 400 as at iteration 600: references, not copies", async () => {
+    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky], contextWindow: 20_000, maxIterations: 600, turns: reads(600), config: { checkpoint: { interval: 5, retain: 1000 } } });
     const rows = run.store.data.checkpoints.get(run.session.id)!;
-    const size = (iteration: number) => JSON.stringify(rows.find((r) => r.iteration === iteration && r.reason === "interval")).length;
-    const early = size(5);
-    const late = size(300);
-    expect(late).toBeLessThan(early * 2);
-    const history = JSON.stringify(run.messages).length;
-    expect(late).toBeLessThan(history / 20);
+    // The first interval checkpoint at or after an iteration (routine ones may be skipped).
+    const size = (iteration: number) => JSON.stringify(rows.find((r) => r.iteration >= iteration && r.reason === "interval")).length;
+    // What grows at first (the Compacted History, up to its cap; the stubs of the live context,
+    // up to context.maxStubs) is bounded, and nothing grows with the history itself.
+    const steady = [400, 500, 590].map(size);
+    expect(Math.max(...steady) / Math.min(...steady)).toBeLessThan(1.3);
+    const all = rows.map((r) => JSON.stringify(r).length);
+    expect(Math.max(...all)).toBeLessThan(14_000);
+    expect(size(590)).toBeLessThan(JSON.stringify(run.messages).length / 100);
   });
 });

@@ -18,6 +18,7 @@ export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number
     const handoff = buildHandoff({
       generatedAt: new Date(deps.now()).toISOString(),
       task: { title: session.task },
+      instructions: state.instructions,
       hat: state.hat.name,
       checklist: state.checklist,
       scratchpad: state.scratchpad,

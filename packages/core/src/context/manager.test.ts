@@ -12,7 +12,7 @@ function view(tokensOfResults: number, turns: number): ContextView {
     const result: Message = { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "x".repeat(tokensOfResults * 4) }] };
     live.push({ seq: live.length + 1, kind: "conversation", message: use }, { seq: live.length + 2, kind: "conversation", message: result });
   }
-  return { sessionId: "s", iteration: turns, hat: "creator", model: "m", contextWindow: 10_000, live, system: [], tools: [], anchor: null, stubbed: new Set(), scratchpad: "", task: "the task", openItems: [] };
+  return { sessionId: "s", iteration: turns, hat: "creator", model: "m", contextWindow: 10_000, live, system: [], tools: [], anchor: null, stubbed: new Set(), scratchpad: "", task: "the task", instructions: [], openItems: [] };
 }
 
 describe("context manager guard", () => {

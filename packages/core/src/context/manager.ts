@@ -9,6 +9,7 @@ import {
   stepLatch,
   zoneFor,
   contextTokens,
+  MARKERS,
   type EstimateOptions,
   type LatchState,
   type Message,
@@ -100,6 +101,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         seqs: seqs.map((s) => s ?? undefined),
         frozen: [...view.stubbed],
         keepTurns: config.keepTurns,
+        maxStubs: config.maxStubs,
         reserveTokens: packetTokens,
         estimate,
       });
@@ -164,7 +166,9 @@ async function prune(
     trimmed.has(index) ? { seq: null, kind: "injected", message: plan.messages[k]! } : { ...view.live[index]!, message: plan.messages[k]! },
   );
   const packet: string[] = [compactedHistoryOf(appendCompactedHistory(view.scratchpad, entry))];
-  const query = recallQuery(view.task, kept.map((e) => e.message), view.openItems);
+  // What the user said after the task is pinned like the task: pruning may drop the turns it came in.
+  if (view.instructions.length) packet.push(`${MARKERS.continuation} What the user said after the task, verbatim:\n${view.instructions.map((t) => `- ${t}`).join("\n")}`);
+  const query = recallQuery(view.task, view.instructions, view.openItems);
   if (query) {
     const facts = await store.memories.listActive(options.repoPath, { kind: "fact", limit: 40 });
     const keptSeqs = seqsShownInFull([view.live[0]!, ...kept], stubbed);

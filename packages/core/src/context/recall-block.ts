@@ -1,4 +1,4 @@
-import { extractKeywords, isRealUserMessage, MARKERS, realUserText, toolResults, type Message } from "@hatloop/context";
+import { extractKeywords, MARKERS, toolResults, type Message } from "@hatloop/context";
 import type { MemoryRecord, SearchHit, Store } from "../store/port.js";
 import { messageText } from "./message-text.js";
 
@@ -24,9 +24,8 @@ export function recallCapTokens(capTokens: number, contextWindow: number): numbe
 }
 
 /** Keywords of what the user asked (the task, recent steering) and the open checklist items, as an OR query. */
-export function recallQuery(task: string, live: readonly Message[], openItems: string[]): string | null {
-  const steering = live.filter(isRealUserMessage).map(realUserText).filter((t) => t.includes(MARKERS.steer)).slice(-2);
-  const words = [...extractKeywords([task, ...steering, ...openItems].join("\n"))].slice(0, 24);
+export function recallQuery(task: string, instructions: readonly string[], openItems: string[]): string | null {
+  const words = [...extractKeywords([task, ...instructions.slice(-2), ...openItems].join("\n"))].slice(0, 24);
   return words.length >= 1 ? words.join(" OR ") : null;
 }
 

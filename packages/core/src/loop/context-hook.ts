@@ -29,6 +29,8 @@ export interface ContextView {
   scratchpad: string;
   /** The task as the user wrote it. */
   task: string;
+  /** What the user said after the task (steering), oldest first. */
+  instructions: readonly string[];
   /** Checklist items not done yet (what recall should look for). */
   openItems: string[];
 }

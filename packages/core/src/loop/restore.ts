@@ -48,6 +48,7 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
     request: { system: [], tools: [] },
     decisions: [],
     openItems: [],
+    instructions: [],
   };
   const point = await findRestorePoint(deps.store, session.id);
   if (point.checkpoint) {
@@ -109,6 +110,7 @@ function restoreFrom(state: LoopState, point: RestorePoint, deps: LoopDeps): voi
   state.notes = saved.notes ?? [];
   state.decisions = saved.decisions ?? [];
   state.openItems = saved.openItems ?? [];
+  state.instructions = saved.instructions ?? [];
   state.iteration = checkpoint.iteration;
   state.scratchpad = checkpoint.scratchpad;
   state.contextTokens = checkpoint.contextTokens;

@@ -35,6 +35,8 @@ export interface LoopState {
   seenCalls: Set<string>;
   /** The system prompt and tools of the current hat's requests (for measuring the context). */
   request: { system: string[]; tools: ToolSpec[] };
+  /** What the user said after the task (steering), oldest first: pinned through compactions. */
+  instructions: string[];
   /** Running decisions and open items, carried from handoff to handoff across compactions. */
   decisions: DecisionRecord[];
   openItems: string[];
@@ -55,6 +57,7 @@ export interface SavedLoopState {
   notes: string[];
   decisions: DecisionRecord[];
   openItems: string[];
+  instructions: string[];
 }
 
 export function totalTokens(usage: Usage): number {

@@ -1,5 +1,5 @@
 import type { ContentBlock, ToolResultBlock } from "@hatloop/context";
-import { MARKERS } from "@hatloop/context";
+import { MARKERS, redactSecrets } from "@hatloop/context";
 import { continuationMessage, hatChangeMessage } from "../prompt/build.js";
 import type { ContextView } from "./context-hook.js";
 import type { LoopContext } from "./loop-context.js";
@@ -8,6 +8,9 @@ import { appendLive, textBlock } from "./live.js";
 // The user message that closes an iteration: the tool results (all of them, first, as the API
 // requires), then hatloop's notes — steering, the hat change or a continuation, feedback on signals
 // and routing, health hints — and the context gauge when the context is filling up.
+
+/** Steering messages kept in full; older ones stay in the transcript and recall. */
+const MAX_INSTRUCTIONS = 20;
 
 export interface TurnEnd {
   results: ToolResultBlock[];
@@ -20,6 +23,7 @@ export async function closeTurn(ctx: LoopContext, turn: TurnEnd): Promise<{ warn
   const notes: string[] = [];
   for (const text of deps.control.takeSteering()) {
     notes.push(`${MARKERS.steer} ${text}`);
+    state.instructions = [...state.instructions, redactSecrets(text)].slice(-MAX_INSTRUCTIONS);
     ctx.emitter.emit("steer", { text });
   }
   if (turn.hatChange) {
@@ -72,6 +76,7 @@ export function viewOf(ctx: LoopContext, live = ctx.state.live): ContextView {
     stubbed: state.stubbed,
     scratchpad: state.scratchpad,
     task: state.session.task,
+    instructions: state.instructions,
     openItems: state.checklist.filter((i) => i.status !== "done" && i.status !== "skipped").map((i) => i.description),
   };
 }
