@@ -125,7 +125,9 @@ describe("embedded database shared between processes", () => {
       const results = await Promise.all(readers.map(async (r) => ({ code: await r.exited, sessions: (await r.next("ready")).sessions })));
       expect(results).toEqual(Array.from({ length: 5 }, () => ({ code: 0, sessions: 1 })));
     }
-  });
+    // 15 processes, and every hand-over boots PGlite's WebAssembly again (~0.7 s alone, several
+    // seconds while the other test files load two cores): 21 s alone here, 27-31 s in the suite.
+  }, 90_000);
 
   it("breaks the lock of a holder killed with SIGKILL at once and keeps its data", async () => {
     const dir = freshDir();
