@@ -18,7 +18,8 @@ export type { GaugeInput } from "./gauge.js";
 
 export { validatePairing } from "./validate-pairing.js";
 export type { PairingOptions, PairingProblem, PairingProblemCode } from "./validate-pairing.js";
-export { failureLine, firstMeaningfulLine, isStubbedResult, stubResult, stubText } from "./tool-result-stub.js";
+export { failureLine, firstMeaningfulLine, reportsFailure } from "./failure-line.js";
+export { isStubbedResult, stubResult, stubText } from "./tool-result-stub.js";
 export type { StubSource } from "./tool-result-stub.js";
 export { describeToolCall, keyArgument } from "./tool-input.js";
 export { filterToolResponses, middleOutOrder, removalCount, removeToolResponses } from "./filter-tool-responses.js";

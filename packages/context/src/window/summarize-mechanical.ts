@@ -1,6 +1,6 @@
 import { textOf, toolResultText, type Message } from "../messages.js";
 import { artifactTrail, toolCalls, type ToolCallRecord } from "./artifact-trail.js";
-import { firstMeaningfulLine } from "./tool-result-stub.js";
+import { failureLine, firstMeaningfulLine } from "./failure-line.js";
 import { clip, describeToolCall, isRecord, oneLine } from "./tool-input.js";
 
 // The summary that always exists: deterministic, no model call, bounded. It is the fallback when
@@ -63,12 +63,12 @@ function commandRun(call: ToolCallRecord): CommandRun[] {
   return [{ command: clip(oneLine(command), 160), exitCode: code === undefined ? null : Number(code), failed: call.result?.is_error === true }];
 }
 
-/** The call and the line that says what went wrong (a FAIL/error line before the first line). */
+/** The call and what went wrong: the failure (with its error), else a line naming an error, else the first line. */
 function errorLine(call: ToolCallRecord): string {
   const text = call.result ? toolResultText(call.result) : "";
   const telling = text.split("\n").find((line) => ERROR_LINE.test(line));
-  const line = telling !== undefined ? oneLine(telling) : firstMeaningfulLine(text);
-  return `${describeToolCall(call.use.name, call.use.input, 60)}: ${clip(line ?? "error", 160)}`;
+  const line = failureLine(text) ?? (telling !== undefined ? oneLine(telling) : firstMeaningfulLine(text));
+  return `${describeToolCall(call.use.name, call.use.input, 60)}: ${clip(line ?? "error", 200)}`;
 }
 
 function gateLines(message: Message): string[] {

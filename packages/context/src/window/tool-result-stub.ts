@@ -1,6 +1,7 @@
 import { MARKERS } from "../markers.js";
 import { toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from "../messages.js";
-import { clip, describeToolCall, oneLine } from "./tool-input.js";
+import { failureLine, firstMeaningfulLine } from "./failure-line.js";
+import { clip, describeToolCall } from "./tool-input.js";
 
 // The stub that replaces a tool result taken out of the live context. It keeps the pair valid (the
 // block stays, with its tool_use_id and is_error), names where the full result is archived, and
@@ -43,28 +44,10 @@ function gist(block: ToolResultBlock): string {
   if (block.is_error) size.push("error");
   const first = firstMeaningfulLine(text);
   const failure = failureLine(text);
-  const quoted = [first, failure !== first ? failure : null].filter((l): l is string => l !== null).map((l) => `"${clip(l, 100)}"`);
+  const quoted = [first === null ? null : clip(first, 100), failure === null || failure === first ? null : clip(failure, 200)]
+    .filter((l): l is string => l !== null)
+    .map((l) => `"${l}"`);
   return quoted.length ? `${quoted.join(" … ")} (${size.join(", ")})` : `(${size.join(", ")})`;
-}
-
-const FAILURE = /(\bFAIL(ED)?\b|\bnot ok\b|AssertionError|\bError:|\berror\[|panicked|Traceback|\bexpected .* (to|but)\b|[✗✕✖×] )/;
-
-/** The first line that reports a failure (test runners, compilers, stack traces), if any. */
-export function failureLine(text: string): string | null {
-  for (const line of text.split("\n")) {
-    const trimmed = oneLine(line);
-    if (FAILURE.test(trimmed) && (trimmed.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return trimmed;
-  }
-  return null;
-}
-
-/** The first line with a few letters or digits — not a blank, a brace or a rule. */
-export function firstMeaningfulLine(text: string): string | null {
-  for (const line of text.split("\n")) {
-    const trimmed = oneLine(line);
-    if ((trimmed.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return trimmed;
-  }
-  return null;
 }
 
 /** tool_use_id → tool_use, over all assistant messages (ids are unique in a valid conversation). */

@@ -1,41 +1,21 @@
+import { reportsFailure } from "@hatloop/context";
 import { stripAnsi } from "../text/ansi.js";
 
-// Failure lines are what the baseline compares: the lines of a failing check's output that name
-// a failure, normalised so that the same failure reads the same in every run (durations,
-// timestamps, line numbers, absolute paths and test counters removed).
+// Failure lines are what the baseline compares: the lines of a failing check's output that name a
+// failure (reportsFailure, shared with the context's stubs and summaries), normalised so that the
+// same failure reads the same in every run (durations, timestamps, line numbers, absolute paths and
+// test counters removed).
 
 const MAX_LINES = 200;
 const MAX_LINE_CHARS = 300;
 /** When no line looks like a failure, the last few lines stand in as the failure's signature. */
 const FALLBACK_TAIL_LINES = 3;
 
-const FAILURE_MARKERS: RegExp[] = [
-  /^\s*not ok\b/, // TAP
-  /[✗✕✖✘×]/,
-  /\bFAIL(?:ED|URES?)?\b/, // jest "FAIL", pytest "FAILED", go "--- FAIL:"
-  /\bfail(?:ed|ing|ures?)\b/i,
-  /\b[A-Za-z]*(?:Error|Exception)\b(?:\s*\[[A-Z_]+\])?:/, // Error:, TypeError:, AssertionError [ERR_ASSERTION]:
-  /\bAssertionError\b/,
-  /\berror(?:\[E\d+\]|\s+TS\d+)?:/i, // rustc error[E0308]:, tsc error TS2322:, make/gcc error:
-  /\s\berror\b\s{2,}\S/, // eslint "  3:7  error  'x' is defined but never used"
-  /\bpanic(?:ked)?\b/,
-  /^E\s{2,}\S/, // pytest assertion detail
-  /Traceback \(most recent call last\)/,
-  /\*\*\*.*\bError\b/, // make: *** [target] Error 2
-];
-
-const NOT_FAILURES: RegExp[] = [
-  /^\s*at\s/, // stack frames change with every edit and add nothing
-  /^\s*(?:✓|✔|√|ok\b|PASS\b)/,
-  /\b0\s+(?:failed|failing|failures?|errors?)\b/i,
-  /\b(?:fail|failed|failures?|errors?)\s*[:=]?\s*0\b(?![.\d])/i,
-];
-
 export function extractFailureLines(output: string): string[] {
   const lines = stripAnsi(output).split(/\r?\n/);
   const found = new Set<string>();
   for (const line of lines) {
-    if (!FAILURE_MARKERS.some((m) => m.test(line)) || NOT_FAILURES.some((m) => m.test(line))) continue;
+    if (!reportsFailure(line)) continue;
     const normalised = normaliseFailureLine(line);
     if (normalised.length > 0) found.add(normalised);
     if (found.size >= MAX_LINES) break;
