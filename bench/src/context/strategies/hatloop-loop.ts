@@ -1,4 +1,4 @@
-import { buildHandoff, changedPaths, MARKERS, toolCalls, type ContentBlock, type Handoff, type Message } from "@hatloop/context";
+import { buildHandoff, carryOf, changedPaths, MARKERS, toolCalls, type ContentBlock, type Handoff, type HandoffCarry, type Message } from "@hatloop/context";
 import {
   appendCompactedHistory,
   createContextManager,
@@ -42,8 +42,7 @@ export class HatloopLoop {
   private warnCheckpointed = false;
   private contextTokens = 0;
   private lastCheckpointTokens = new Map<CheckpointReason, number>();
-  private decisions: Handoff["decisions"] = [];
-  private openItems: string[] = [];
+  private carry: HandoffCarry = { decisions: [], openItems: [], lastFailure: null };
   /** Steering the user sent while the loop ran, as turn-end.ts records it. */
   private instructions: string[] = [];
   /** What git would report: every path the session's write/edit calls changed. */
@@ -107,14 +106,12 @@ export class HatloopLoop {
       scratchpad: this.agent.scratchpad,
       git: { branch: "hatloop/bench", headCommit: "0".repeat(40), modifiedFiles: [...this.modified], createdFiles: [] },
       messages: this.live.map((e) => e.message),
-      decisions: this.decisions,
-      openItems: this.openItems,
+      ...this.carry,
       learnings,
       usage: null,
       failure: null,
     });
-    this.decisions = handoff.decisions;
-    this.openItems = handoff.open_items;
+    this.carry = carryOf(handoff);
     return handoff;
   }
 

@@ -1,13 +1,14 @@
 import { buildThread, dedupeKeepNewest, extractNextAction, extractWorkingState, redactSecrets } from "../memory/index.js";
 import { collectDecisions, collectLearnings, collectOpenItems, keyDecisionsOf, recentFindings } from "./collect.js";
 import { buildContinuationPrompt } from "./continuation.js";
-import type { HandoffInputs } from "./inputs.js";
+import type { HandoffCarry, HandoffInputs } from "./inputs.js";
 import { MAX_BLOCKERS, progressOf } from "./progress.js";
 import { parseScratchpad } from "./scratchpad.js";
 import { commitsOf, diffstatOf, failureOf, uniquePaths, usageOf } from "./snapshots.js";
 import { HANDOFF_SCHEMA, HANDOFF_SCHEMA_VERSION, type Handoff, type HandoffWorking } from "./types.js";
 import { toolResults, toolResultText, type Message } from "../messages.js";
-import { failureLine, firstMeaningfulLine, isStubbedResult } from "../window/tool-result-stub.js";
+import { failureLine, firstMeaningfulLine } from "../window/failure-line.js";
+import { isStubbedResult } from "../window/tool-result-stub.js";
 
 // Builds the handoff from explicit inputs. No I/O, no clock, no model: the same inputs give the same
 // handoff. Text that came from the conversation is redacted; git facts are used as given.
@@ -17,7 +18,7 @@ function workingOf(inputs: HandoffInputs, fallbacks: ReadonlyArray<string | null
     fallbackTopic: inputs.task.title,
     nextActionFallbacks: [...fallbacks, "Check the task against its checklist and finish it"],
   });
-  return { ...state, next_action: redactSecrets(state.next_action), last_failure: lastFailure(inputs.messages ?? []) };
+  return { ...state, next_action: redactSecrets(state.next_action), last_failure: lastFailure(inputs.messages ?? []) ?? inputs.lastFailure ?? null };
 }
 
 /** The failure line of the newest failing tool result, if any. */
@@ -39,6 +40,11 @@ function instructionsOf(inputs: HandoffInputs): string[] {
 }
 
 const MAX_INSTRUCTIONS = 10;
+
+/** The running state a handoff hands to the next (see HandoffCarry). */
+export function carryOf(handoff: Handoff): HandoffCarry {
+  return { decisions: handoff.decisions, openItems: handoff.open_items, lastFailure: handoff.working.last_failure };
+}
 
 export function buildHandoff(inputs: HandoffInputs): Handoff {
   const messages = inputs.messages ?? [];

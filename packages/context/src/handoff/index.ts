@@ -2,9 +2,9 @@
 // messages, decisions, learnings, usage, failure), render it as markdown, JSON or YAML and parse
 // JSON/YAML back, and render the lean resume packet injected when a session resumes.
 
-export { buildHandoff } from "./build.js";
+export { buildHandoff, carryOf } from "./build.js";
 export { buildContinuationPrompt } from "./continuation.js";
-export type { ChecklistEntry, ChecklistEntryStatus, FailureInput, GitFacts, HandoffInputs, UsageInput } from "./inputs.js";
+export type { ChecklistEntry, ChecklistEntryStatus, FailureInput, GitFacts, HandoffCarry, HandoffInputs, UsageInput } from "./inputs.js";
 export { renderHandoffJson, parseHandoffJson } from "./render-json.js";
 export { renderHandoffMarkdown } from "./render-markdown.js";
 export { renderHandoffYaml, parseHandoffYaml } from "./render-yaml.js";

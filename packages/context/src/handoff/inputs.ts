@@ -72,7 +72,19 @@ export interface HandoffInputs {
   decisions?: readonly DecisionRecord[];
   /** The running open items; those found in recent assistant text are merged into it. */
   openItems?: readonly string[];
+  /** The previous handoff's last failure: kept while the live context no longer shows a newer one. */
+  lastFailure?: string | null;
   learnings?: readonly string[];
   usage?: UsageInput | null;
   failure?: FailureInput | null;
+}
+
+/**
+ * What a handoff passes on to the next one's inputs (same names): the running decisions, open items
+ * and last failure, which must outlive the compaction that drops their source from the live context.
+ */
+export interface HandoffCarry {
+  decisions: DecisionRecord[];
+  openItems: string[];
+  lastFailure: string | null;
 }

@@ -13,7 +13,7 @@ function restoredLike(run: Awaited<ReturnType<typeof runFixture>>): LoopState {
     session: run.session, hat: run.deps.hats.get("planner")!, iteration: 1, live: [], nextSeq: 1, scratchpad: "", checklist: [],
     usage: run.session.usage, costUsd: 0, priorRuntimeMs: 0, runStartedAt: Date.now(), health: initialHealth(), hatHistory: [],
     stubbed: new Set(), anchor: null, contextTokens: 0, compactions: 0, warnCheckpointed: false, healthStop: null, seenCalls: new Set(),
-    notes: [], request: { system: [], tools: [] }, decisions: [], openItems: [], instructions: [],
+    notes: [], request: { system: [], tools: [] }, decisions: [], openItems: [], lastFailure: null, instructions: [],
   };
 }
 
@@ -83,4 +83,19 @@ describe("checkpoint policy", () => {
     expect(Math.max(...all)).toBeLessThan(14_000);
     expect(size(590)).toBeLessThan(JSON.stringify(run.messages).length / 100);
   });
+
+  it("carries the last failure in the handoff after compaction has taken the failing result out", async () => {
+    const failing = fakeTool("run_command", () => ({ isError: true, content: "RUN v3\n\n FAIL  test/auth.test.ts > refreshes once\nAssertionError: expected 2 to be 1\n    at x.ts:1" }));
+    const turns: Turn[] = [{ text: "Testing.", tools: [{ name: "run_command", input: { command: "pnpm test" } }] }, ...reads(80)];
+    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky, failing], contextWindow: 20_000, maxIterations: 81, turns, config: { checkpoint: { interval: 1000, retain: 100 } } });
+    const latest = (await run.store.checkpoints.latest(run.session.id))!;
+    // The failing result itself is long gone from the live context (pruned into the summary)...
+    expect(run.of("context.compacted").length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(latest.context)).not.toContain(`"seq":3,`);
+    // ...but its test and assertion are in the handoff, and in the state a resume restores.
+    const failure = "FAIL test/auth.test.ts > refreshes once — AssertionError: expected 2 to be 1";
+    expect((latest.handoff as { working: { last_failure: string } }).working.last_failure).toBe(failure);
+    expect((latest.state as { lastFailure: string }).lastFailure).toBe(failure);
+  });
 });
+

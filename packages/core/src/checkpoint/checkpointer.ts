@@ -63,6 +63,7 @@ export class Checkpointer {
       notes: [...state.notes],
       decisions: state.decisions,
       openItems: state.openItems,
+      lastFailure: state.lastFailure,
       instructions: state.instructions,
     };
     const record = await store.checkpoints.append(session.id, {

@@ -1,4 +1,4 @@
-import { buildHandoff, type Handoff } from "@hatloop/context";
+import { buildHandoff, carryOf, type Handoff } from "@hatloop/context";
 import type { GitFacts, GitPort } from "../loop/deps.js";
 import type { LoopState } from "../loop/state.js";
 import { runtimeMs } from "../loop/state.js";
@@ -7,8 +7,8 @@ import type { FailureContext } from "./checkpointer.js";
 
 // The handoff written with every checkpoint: seed 004's summary plus seed 001's working state,
 // thread, open items, decisions and learnings. Git facts come from the repository, never from the
-// model. The running decisions and open items live on in the loop state, so what a compaction
-// dropped from the live context is not dropped from the handoff.
+// model. The running decisions, open items and last failure (carryOf) live on in the loop state, so
+// what a compaction dropped from the live context is not dropped from the handoff.
 
 export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number }) {
   return async (state: LoopState, gitCommit: string | null, failure?: FailureContext): Promise<Handoff> => {
@@ -34,6 +34,7 @@ export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number
       messages: state.live.map((e) => e.message),
       decisions: state.decisions,
       openItems: state.openItems,
+      lastFailure: state.lastFailure,
       learnings,
       usage: {
         iteration: state.iteration,
@@ -46,8 +47,7 @@ export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number
       },
       failure: failure ?? null,
     });
-    state.decisions = handoff.decisions;
-    state.openItems = handoff.open_items;
+    Object.assign(state, carryOf(handoff));
     return handoff;
   };
 }

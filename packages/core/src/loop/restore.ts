@@ -48,6 +48,7 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
     request: { system: [], tools: [] },
     decisions: [],
     openItems: [],
+    lastFailure: null,
     instructions: [],
   };
   const point = await findRestorePoint(deps.store, session.id);
@@ -110,6 +111,7 @@ function restoreFrom(state: LoopState, point: RestorePoint, deps: LoopDeps): voi
   state.notes = saved.notes ?? [];
   state.decisions = saved.decisions ?? [];
   state.openItems = saved.openItems ?? [];
+  state.lastFailure = saved.lastFailure ?? null;
   state.instructions = saved.instructions ?? [];
   state.iteration = checkpoint.iteration;
   state.scratchpad = checkpoint.scratchpad;

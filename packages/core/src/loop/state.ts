@@ -40,6 +40,8 @@ export interface LoopState {
   /** Running decisions and open items, carried from handoff to handoff across compactions. */
   decisions: DecisionRecord[];
   openItems: string[];
+  /** The newest failing tool result's failure line, carried like the decisions. */
+  lastFailure: string | null;
   /** Notes for the next user message: hints, feedback on signals, routing, steering. */
   notes: string[];
 }
@@ -57,6 +59,7 @@ export interface SavedLoopState {
   notes: string[];
   decisions: DecisionRecord[];
   openItems: string[];
+  lastFailure?: string | null;
   instructions: string[];
 }
 
