@@ -140,4 +140,23 @@ describe("secrets", () => {
     expect(JSON.stringify(run.messages)).toContain("PORT=3000");
     expect(JSON.stringify(run.model.requests[1]!.messages)).not.toContain(key);
   });
+
+  it("yields to the event loop every iteration, so timers and sockets are served during a fast run", async () => {
+    // With a zero-latency model the whole run is microtasks; a timer set in iteration 3 must fire
+    // within an iteration or two, not after the run (which is what starved the embedded-database
+    // watcher and the event persister before).
+    let calls = 0;
+    let firedAt: number | null = null;
+    const probe = fakeTool("read_file", () => {
+      calls++;
+      if (calls === 3) setTimeout(() => (firedAt = calls), 0);
+      return { isError: false, content: "ok" };
+    });
+    const turns: Turn[] = Array.from({ length: 30 }, (_, i) => ({ text: `Reading ${i}.`, tools: [{ name: "read_file", input: { path: `f${i}.ts` } }] }));
+    await runFixture({ session: { hat: "creator" }, tools: [probe], maxIterations: 30, turns });
+    expect(calls).toBe(30);
+    expect(firedAt).not.toBeNull();
+    expect(firedAt!).toBeLessThanOrEqual(5);
+  });
 });
+

@@ -73,6 +73,10 @@ export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<Loo
       await checkpointer.save(state, "start");
     }
     for (;;) {
+      // A fast model (or a scripted one) resolves everything in microtasks: without this yield the
+      // loop would starve timers and sockets — the event persister, signals, watchers served by this
+      // process's embedded database — until the run ends.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const ended = await runIteration(ctx);
       if (ended) {
         outcome = ended;
