@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "./args.js";
 
 describe("bench arguments", () => {
-  it("runs both benches by default, with the documented defaults", () => {
+  it("runs all three benches by default, with the documented defaults", () => {
     const args = parseArgs([], {});
-    expect(args).toMatchObject({ commands: ["context", "runtime"], json: false, seed: 1, quick: false, pg: null, window: 200_000, pricePerMTok: 3, variants: [] });
+    expect(args).toMatchObject({ commands: ["context", "runtime", "tui"], json: false, seed: 1, quick: false, pg: null, window: 200_000, pricePerMTok: 3, variants: [] });
   });
 
   it("reads every option", () => {
@@ -28,6 +28,7 @@ describe("bench arguments", () => {
     [["--pg", "mysql://x"], "--pg must be a postgres:// URL"],
     [["runtime", "--transcript", "a.jsonl"], "--transcript only applies to the context bench"],
     [["context", "context"], "context given twice"],
+    [["tui", "tui"], "tui given twice"],
     [["--hatloop-variant", "targetPct"], "expects KEY=VALUE pairs"],
     [["--hatloop-variant", "gaugePct=95"], "--hatloop-variant gaugePct=95: warnPct: expected gaugePct <= warnPct <= compactPct"],
     [["--hatloop-variant", "bogus=1"], "--hatloop-variant bogus=1"],

@@ -6,7 +6,7 @@ import { contextConfigSchema, defaultConfig } from "@hatloop/core";
 export class UsageError extends Error {}
 
 export interface BenchArgs {
-  commands: Array<"context" | "runtime">;
+  commands: Array<"context" | "runtime" | "tui">;
   json: boolean;
   transcripts: string[];
   seed: number;
@@ -20,11 +20,12 @@ export interface BenchArgs {
   help: boolean;
 }
 
-export const USAGE = `usage: pnpm bench [context|runtime] [options]
+export const USAGE = `usage: pnpm bench [context|runtime|tui] [options]
 
   context               replay sessions through every context strategy
   runtime               loop overhead, checkpoint/resume latency, watcher latency, memory
-  (none)                both
+  tui                   the terminal UI under load: cost per event, render time, memory
+  (none)                all three
 
   --transcript FILE     also replay this transcript (JSONL, one message per line); repeatable
   --seed N              seed of the synthetic sessions (default 1)
@@ -61,6 +62,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     switch (arg) {
       case "context":
       case "runtime":
+      case "tui":
         if (args.commands.includes(arg)) throw new UsageError(`${arg} given twice`);
         args.commands.push(arg);
         break;
@@ -103,10 +105,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         args.variants.push(variant(value()));
         break;
       default:
-        throw new UsageError(arg.startsWith("-") ? `unknown option ${arg}` : `unknown command "${arg}" (expected context or runtime)`);
+        throw new UsageError(arg.startsWith("-") ? `unknown option ${arg}` : `unknown command "${arg}" (expected context, runtime or tui)`);
     }
   }
-  if (args.commands.length === 0) args.commands = ["context", "runtime"];
+  if (args.commands.length === 0) args.commands = ["context", "runtime", "tui"];
   if (args.transcripts.length > 0 && !args.commands.includes("context")) throw new UsageError("--transcript only applies to the context bench");
   return args;
 }

@@ -47,4 +47,17 @@ describe("pnpm bench", () => {
     expect(JSON.parse(readFileSync(join(dir, "context-latest.json"), "utf8"))).toEqual(printed.context);
     expect(readFileSync(join(dir, "context-latest.md"), "utf8")).toContain("### Transcript t.jsonl");
   }, 60_000);
+
+  it("runs the TUI bench and reports its figures from real renders", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-tui-"));
+    const { out } = capture();
+    expect(await main(["tui", "--quick", "--out", dir, "--json"])).toBe(0);
+    const printed = JSON.parse(out.join("")) as { tui: { median: { events: number; renders: number; renderMsMedian: number } } };
+    expect(printed.tui.median.events).toBe(2_000);
+    // A burst is coalesced into a few renders, and each render takes measurable time.
+    expect(printed.tui.median.renders).toBeGreaterThan(0);
+    expect(printed.tui.median.renders).toBeLessThan(50);
+    expect(printed.tui.median.renderMsMedian).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, "tui-latest.md"), "utf8")).toContain("## TUI bench");
+  }, 60_000);
 });

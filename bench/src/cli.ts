@@ -3,8 +3,9 @@ import { contextCommand, contextInputs } from "./context/command.js";
 import { TranscriptError } from "./context/transcript.js";
 import { writeResults } from "./results.js";
 import { runtimeCommand } from "./runtime/command.js";
+import { tuiCommand } from "./tui/command.js";
 
-// `pnpm bench [context|runtime] [options]` (main.ts runs it): runs the benches, writes bench/results/*-latest.{json,md}
+// `pnpm bench [context|runtime|tui] [options]` (main.ts runs it): runs the benches, writes bench/results/*-latest.{json,md}
 // and prints the Markdown tables (or the JSON with --json). Bad arguments and unreadable
 // transcripts: one line on stderr, exit code 2.
 
@@ -41,6 +42,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     const started = Date.now();
     outputs.push({ name: "runtime", ...(await runtimeCommand(args, log)) });
     log(`runtime: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (args.commands.includes("tui")) {
+    const started = Date.now();
+    outputs.push({ name: "tui", ...(await tuiCommand(args.quick)) });
+    log(`tui: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const out of outputs) {
     const files = writeResults(args.outDir, out.name, out.json, out.markdown);

@@ -40,5 +40,5 @@ describe("hatloop demo", () => {
     const logs = await runHatloop(["logs", sessions[0]!.id.slice(0, 8)], env);
     expect(logs.code).toBe(0);
     expect(logs.stdout).toBe(withoutHandoff(outputs[1]!));
-  });
+  }, 120_000); // two demos, each held to 30 s above, then ls and logs
 });

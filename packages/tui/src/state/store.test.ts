@@ -23,7 +23,7 @@ describe("TUI store", () => {
     expect(store.getState().streaming).toBeNull();
     expect(store.getState().activity.map((a) => a.tone)).toEqual(["warn"]);
     store.push(event("model.text", { text: "the real answer" }, 1));
-    store.push(event("model.response", { stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 }, 1));
+    store.push(event("model.response", { stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, toolCalls: 0, textChars: 15 }, 1));
     expect(store.getState().activity.at(-1)).toMatchObject({ tone: "text", text: "the real answer" });
   });
 

@@ -44,7 +44,7 @@ export function busyStore(extra: LoopEvent[] = []): TuiStore {
     event("tool.call", { id: "t1", name: "run_command", summary: "npm test" }, 3),
     event("tool.result", { id: "t1", name: "run_command", isError: true, chars: 1200, durationMs: 2100, preview: "FAIL src/auth.test.ts" }, 3),
     event("model.text", { text: "The test fails because of real timers.\nCHECKLIST_DONE:1\n" }, 3),
-    event("model.response", { stopReason: "end_turn", usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 90000, cacheWriteTokens: 4000 }, costUsd: 0.05 }, 3),
+    event("model.response", { stopReason: "end_turn", usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 90000, cacheWriteTokens: 4000 }, costUsd: 0.05, toolCalls: 0, textChars: 57 }, 3),
     event("signal.checklist", { id: "1", status: "done", reason: null, known: true }, 3),
     event("context.gauge", { tokens: 162_000, window: 200_000, percent: 81, zone: "warn" }, 3),
     event("usage.total", { usage: { inputTokens: 12000, outputTokens: 3000, cacheReadTokens: 100000, cacheWriteTokens: 8000 }, costUsd: 0.42, contextTokens: 162_000, contextWindow: 200_000 }, 3),
