@@ -1,11 +1,13 @@
 import { capitalize } from "./text.js";
 import { actionVerbWordIndex, hasActionVerb, passesDecisionGate } from "./decision-quality.js";
+import { settingChanges } from "./setting.js";
 import { collapseWhitespace, linesOutsideCodeFences, stripListMarker, stripMarkdown, wholeSentencesWithin } from "./text.js";
 
 // Tiered decision extraction (seed 000, issue 1A). The old heuristic stored the first 200 characters
 // of a response, so "You're right, I overcomplicated it" became a decision. Here a decision is one
 // line of the response that carries a decision marker, bounded to whole sentences and passed
-// through the quality gate; when nothing qualifies the answer is null.
+// through the quality gate; when nothing qualifies the answer is null. A line that changes a named
+// setting ("Lowering it to REFRESH_SKEW_MS=5000: ...") ranks with tier 2: it is a choice with a value.
 
 export const MAX_DECISION_LENGTH = 200;
 
@@ -31,7 +33,7 @@ function tierOf(raw: string): Candidate["tier"] | null {
   const trimmed = raw.trim();
   const plain = plainLine(trimmed);
   if (TIER1.test(plain)) return 1;
-  if (TIER2.test(plain)) return 2;
+  if (TIER2.test(plain) || settingChanges(plain).length > 0) return 2;
   if (TIER3.test(trimmed)) return 3;
   if (TIER4.test(trimmed) && hasActionVerb(plain)) return 4;
   return null;
@@ -58,13 +60,13 @@ function shape(raw: string): string | null {
 
 /**
  * Each non-empty line; for prose lines also the sentences after the first, so that
- * "Understood. Going with X" still offers "Going with X" (only tiers 1 and 2 can match those).
+ * "Understood. Going with X" still offers "Going with X" (only tiers 1 and 2 are taken from those).
  */
 function candidateLines(text: string): string[] {
   return linesOutsideCodeFences(text).flatMap((raw) => {
     if (raw.trim().length === 0) return [];
     if (/^\s*(?:[-*+]|\d+[.)]|#)/.test(raw)) return [raw];
-    const later = raw.trim().split(/(?<=[.!?])\s+/).slice(1).filter((s) => TIER1.test(plainLine(s)) || TIER2.test(plainLine(s)));
+    const later = raw.trim().split(/(?<=[.!?])\s+/).slice(1).filter((s) => (tierOf(s) ?? 3) <= 2);
     return [raw, ...later];
   });
 }

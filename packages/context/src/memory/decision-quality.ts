@@ -1,3 +1,5 @@
+import { settingChanges } from "./setting.js";
+
 // The quality gate for captured decisions (seed 000, issue 1B): no conversational filler, no
 // questions, no fragments, no code, and the text must either name an action or carry a structural
 // decision marker. Missing a decision is better than storing noise.
@@ -78,7 +80,7 @@ export function hasDecisionStructure(rawLine: string): boolean {
 /** The whole gate, applied to the raw line and to the cleaned text that would be stored. */
 export function passesDecisionGate(rawLine: string, cleaned: string): boolean {
   if (isFiller(cleaned) || isQuestion(cleaned) || looksLikeCode(cleaned) || looksLikeFragment(cleaned)) return false;
-  return hasDecisionStructure(rawLine);
+  return hasDecisionStructure(rawLine) || settingChanges(cleaned).length > 0;
 }
 
 /** Entries that can never be decisions (used when merging sets that may hold old heuristic noise). */

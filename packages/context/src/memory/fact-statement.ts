@@ -1,10 +1,12 @@
 import { extractKeywords } from "./dedup.js";
 import type { FactType } from "./facts-types.js";
+import { settingChanges } from "./setting.js";
 import { collapseWhitespace, stripMarkdown } from "./text.js";
 
 // Reading one sentence as a keyed statement: "X is Y", "use X for Y", "never/always ...",
-// "set X to Y", "NAME=value". The key names the subject, the value is what is said about it, so
-// "The API port is 3000" and "API_PORT=4000" share the key "api-port" and contradict each other.
+// "set X to Y", "NAME=value", a change of one named setting ("Lowering it to NAME=value: ..."). The
+// key names the subject, the value is what is said about it, so "The API port is 3000" and
+// "API_PORT=4000" share the key "api-port" and contradict each other.
 
 export interface Statement {
   key: string;
@@ -69,6 +71,8 @@ export function parseStatement(sentence: string): Statement | null {
   if (plain.length === 0 || plain.endsWith("?") || SPECULATIVE.test(plain)) return null;
   const env = /^([A-Z][A-Z0-9_]{2,})=(\S+)$/.exec(plain);
   if (env) return { key: slug(env[1]!), value: env[2]!, type: "config" };
+  const changed = settingChanges(plain);
+  if (changed.length === 1) return { key: slug(changed[0]!.name), value: changed[0]!.value, type: "config" };
   const useFor = /^(?:we\s+|you\s+)?(?:should\s+|will\s+|must\s+)?use\s+(.{1,60}?)\s+(for|instead of)\s+(.{3,80})$/i.exec(plain);
   if (useFor) {
     const namespace = useFor[2]!.toLowerCase() === "for" ? "use-for" : "use-instead-of";

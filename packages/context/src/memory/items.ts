@@ -1,11 +1,13 @@
 import { isDecisionNoise } from "./decision-quality.js";
 import { dedupForm, formsAreDuplicates, type DedupForm } from "./dedup.js";
-import { collapseWhitespace, stripListMarker } from "./text.js";
+import { changeSameSetting, settingNames } from "./setting.js";
+import { collapseWhitespace, stripListMarker, stripMarkdown } from "./text.js";
 
 // The running sets of decisions and open items. Capture skips an item that semantically duplicates
 // one already held (seed 000, improvement 6); merging a checkpoint's items into the running set keeps
 // the newest wording and drops the duplicates it replaces (seed 000, issue 2). Both are capped,
-// dropping the oldest, so the sets cannot grow without bound (seed 001: 50 decisions).
+// dropping the oldest, so the sets cannot grow without bound (seed 001: 50 decisions). A decision
+// that changes a named setting supersedes every held one that changed the same name (setting.ts).
 
 export interface DecisionRecord {
   /** "d1", "d2", ... stable once assigned. */
@@ -32,7 +34,23 @@ function capNewest<T>(items: readonly T[], cap: number): T[] {
   return items.slice(Math.max(0, items.length - cap));
 }
 
-/** Adds a decision unless it is noise or a semantic duplicate of one already held. */
+interface DecisionForm {
+  dedup: DedupForm;
+  settings: Set<string>;
+}
+
+function decisionForm(what: string): DecisionForm {
+  return { dedup: dedupForm(what), settings: settingNames(stripMarkdown(what)) };
+}
+
+function supersedes(newer: DecisionForm, held: DecisionForm): boolean {
+  return changeSameSetting(newer.settings, held.settings);
+}
+
+/**
+ * Adds a decision unless it is noise or a semantic duplicate of one already held; one that changes
+ * a setting a held decision changed replaces that decision (keeping its id).
+ */
 export function captureDecision(
   decisions: readonly DecisionRecord[],
   what: string,
@@ -41,29 +59,32 @@ export function captureDecision(
 ): DecisionRecord[] {
   const text = cleanItem(what);
   if (isDecisionNoise(text)) return [...decisions];
-  const form = dedupForm(text);
-  if (decisions.some((d) => formsAreDuplicates(dedupForm(d.what), form))) return [...decisions];
-  return capNewest([...decisions, { id: nextDecisionId(decisions), what: text, when }], cap);
+  const form = decisionForm(text);
+  const held = decisions.map((d) => ({ d, form: decisionForm(d.what) }));
+  const replaced = held.filter((h) => supersedes(form, h.form)).map((h) => h.d);
+  if (replaced.length === 0 && held.some((h) => formsAreDuplicates(h.form.dedup, form.dedup))) return [...decisions];
+  const id = replaced[0]?.id ?? nextDecisionId(decisions);
+  return capNewest([...decisions.filter((d) => !replaced.includes(d)), { id, what: text, when }], cap);
 }
 
 /**
- * Merges newer decisions into a running set. An incoming decision that duplicates held ones replaces
- * them (newest wording and time, the oldest matched id), moving to the end; others are appended with
- * fresh ids. Noise is dropped from both sides.
+ * Merges newer decisions into a running set. An incoming decision that duplicates held ones, or
+ * changes a setting they changed, replaces them (newest wording and time, the oldest matched id),
+ * moving to the end; others are appended with fresh ids. Noise is dropped from both sides.
  */
 export function mergeDecisions(
   running: readonly DecisionRecord[],
   incoming: readonly Pick<DecisionRecord, "what" | "when">[],
   cap: number = MAX_DECISIONS,
 ): DecisionRecord[] {
-  let result: Array<DecisionRecord & { form: DedupForm }> = running
+  let result: Array<DecisionRecord & { form: DecisionForm }> = running
     .filter((d) => !isDecisionNoise(d.what))
-    .map((d) => ({ ...d, form: dedupForm(d.what) }));
+    .map((d) => ({ ...d, form: decisionForm(d.what) }));
   for (const next of incoming) {
     const what = cleanItem(next.what);
     if (isDecisionNoise(what)) continue;
-    const form = dedupForm(what);
-    const matched = result.filter((d) => formsAreDuplicates(d.form, form));
+    const form = decisionForm(what);
+    const matched = result.filter((d) => formsAreDuplicates(d.form.dedup, form.dedup) || supersedes(form, d.form));
     const id = matched[0]?.id ?? nextDecisionId(result);
     result = [...result.filter((d) => !matched.includes(d)), { id, what, when: next.when, form }];
   }
