@@ -79,3 +79,23 @@ export function toolResultText(block: ToolResultBlock): string {
   if (typeof block.content === "string") return block.content;
   return block.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
 }
+
+/**
+ * A response split at its SCRATCHPAD block (which runs to the next signal or the end): the block,
+ * null when there is none, and the rest of the response.
+ */
+export function splitScratchpad(text: string): { scratchpad: string | null; rest: string } {
+  const start = text.search(/^\s*`*SCRATCHPAD:/m);
+  if (start === -1) return { scratchpad: null, rest: text };
+  const tail = text.slice(start);
+  const end = tail.search(/\n\s*`*(?:EVENT:|CHECKLIST_(?:ADD|DONE|FAILED):|MEMORY:|ACKNOWLEDGE_FAILURES)/);
+  return { scratchpad: end === -1 ? tail : tail.slice(0, end), rest: text.slice(0, start) + (end === -1 ? "" : tail.slice(end)) };
+}
+
+/**
+ * A response without its SCRATCHPAD block: the scratchpad is read by its sections (its Key
+ * Decisions are curated), and a bullet of "Current Understanding" is a fact, not a decision.
+ */
+export function withoutScratchpad(text: string): string {
+  return splitScratchpad(text).rest;
+}

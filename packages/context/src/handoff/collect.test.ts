@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { collectDecisions, withoutScratchpad } from "./collect.js";
+import { collectDecisions } from "./collect.js";
+import { withoutScratchpad } from "../messages.js";
 import { parseScratchpad } from "./scratchpad.js";
 
 describe("decisions from responses", () => {

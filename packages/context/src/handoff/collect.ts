@@ -1,4 +1,4 @@
-import { textOf, type Message } from "../messages.js";
+import { textOf, withoutScratchpad, type Message } from "../messages.js";
 import {
   dedupeKeepNewest,
   extractDecisionFromResponse,
@@ -22,18 +22,6 @@ const RECENT_ASSISTANT_MESSAGES = 3;
 
 function assistantTexts(messages: readonly Message[]): string[] {
   return messages.filter((m) => m.role === "assistant").map((m) => withoutScratchpad(textOf(m))).filter((t) => t.trim().length > 0);
-}
-
-/**
- * A response without its SCRATCHPAD block: the scratchpad is read by its sections (its Key
- * Decisions are curated), and a bullet of "Current Understanding" is a fact, not a decision.
- */
-export function withoutScratchpad(text: string): string {
-  const start = text.search(/^\s*`*SCRATCHPAD:/m);
-  if (start === -1) return text;
-  const rest = text.slice(start);
-  const end = rest.search(/\n\s*`*(?:EVENT:|CHECKLIST_(?:ADD|DONE|FAILED):|MEMORY:|ACKNOWLEDGE_FAILURES)/);
-  return text.slice(0, start) + (end === -1 ? "" : rest.slice(end));
 }
 
 export function collectDecisions(

@@ -44,13 +44,19 @@ function looksTechnical(subject: string, original: string): boolean {
   return /`/.test(original) || /[._/:\d]|[a-z][A-Z]/.test(subject) || TECH_NOUN.test(subject);
 }
 
+/**
+ * A subject that is a clause, not a thing: "Checking where parseRow is called from", "Let me look at
+ * how X is wired" — narration of what the agent does, which would otherwise pass for a fact.
+ */
+const CLAUSE_SUBJECT = /\b(?:where|how|what|when|why|which|who|whether|if|let|me)\b/i;
+
 function isStatement(plain: string, original: string): Statement | null {
   const match = /^(?:the\s+)?(.{2,60}?)\s+(?:is|are)\s+(?:set to\s+|now\s+)?(.{1,100})$/i.exec(plain);
   const subject = match?.[1]?.trim();
   const value = match?.[2]?.trim();
   if (subject === undefined || value === undefined) return null;
   const words = subject.split(/\s+/);
-  if (words.length > 6 || NOT_A_SUBJECT.has(words[0]!.toLowerCase()) || /^not\b/i.test(value)) return null;
+  if (words.length > 6 || NOT_A_SUBJECT.has(words[0]!.toLowerCase()) || CLAUSE_SUBJECT.test(subject) || /^not\b/i.test(value)) return null;
   if (!looksTechnical(subject, original)) return null;
   return { key: slug(subject), value, type: CONFIG_NOUN.test(subject) ? "config" : "architecture" };
 }

@@ -30,6 +30,10 @@ describe("parseStatement", () => {
     expect(parseStatement("The port is probably 3000")).toBeNull();
     expect(parseStatement("This is great")).toBeNull();
     expect(parseStatement("The weather is nice today")).toBeNull();
+    // Narration of what the agent is doing is not a statement about a subject.
+    expect(parseStatement("Checking where parseRow is called from.")).toBeNull();
+    expect(parseStatement("Let me look at how loadConfig is wired before changing anything.")).toBeNull();
+    expect(parseStatement("Routing config is in src/routes.ts")).toMatchObject({ key: "routing-config", value: "in src/routes.ts" });
   });
 
   it("gives notes a key made of their sorted keywords", () => {

@@ -50,7 +50,16 @@ describe("summarizeMechanically", () => {
     expect(summary.decisions).toEqual(["I decided to use exponential backoff rather than a fixed delay."]);
     expect(summary.calls).toContainEqual({ call: "run_command command=pnpm test", count: 2 });
     expect(summary.calls).toContainEqual({ call: "search pattern=fetch\\(", count: 1 });
-    expect(summary.text).toContain("`pnpm test` → exit 1");
+    expect(summary.text).toContain("`pnpm test` ×2 (1 failed) → last exit 0");
+    const once = summarizeMechanically(session.slice(0, 7));
+    expect(once.commands).toHaveLength(1);
+    expect(once.text).toContain("`pnpm test` → exit 1");
+  });
+
+  it("takes the scratchpad's Key Decisions, not its other sections, as decisions", () => {
+    const pad = "Done.\nSCRATCHPAD:\n## Current Understanding\n- Make the import stream rows instead of loading the file.\n## Key Decisions\n- Use a quarantine table, because support downloads rejected rows.\nEVENT:plan.complete";
+    const s = summarizeMechanically([user("t"), assistant(pad)], { extractDecision: (t) => (/\b(make|use)\b/i.test(t) ? t : null) });
+    expect(s.decisions).toEqual(["Use a quarantine table, because support downloads rejected rows."]);
   });
 
   it("uses the given decision extractor", () => {

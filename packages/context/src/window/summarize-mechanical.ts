@@ -1,4 +1,5 @@
-import { textOf, toolResultText, type Message } from "../messages.js";
+import { parseScratchpad } from "../handoff/scratchpad.js";
+import { splitScratchpad, textOf, toolResultText, type Message } from "../messages.js";
 import { artifactTrail, toolCalls, type ToolCallRecord } from "./artifact-trail.js";
 import { failureLine, firstMeaningfulLine } from "./failure-line.js";
 import { clip, describeToolCall, isRecord, oneLine } from "./tool-input.js";
@@ -49,7 +50,7 @@ export function summarizeMechanically(messages: readonly Message[], opts: Mechan
   const commands = calls.flatMap(commandRun);
   const errors = unique(calls.filter((c) => c.result?.is_error).map(errorLine));
   const gates = unique(messages.flatMap(gateLines));
-  const decisions = unique(messages.filter((m) => m.role === "assistant").flatMap((m) => decisionsIn(textOf(m), opts.extractDecision)));
+  const decisions = unique(messages.filter((m) => m.role === "assistant").flatMap((m) => decisionsOf(textOf(m), opts.extractDecision)));
   const counted = countCalls(calls);
   const summary = { messageCount: messages.length, toolCallCount: calls.length, filesChanged, commands, gates, errors, decisions, calls: counted };
   return { ...summary, text: render(summary, opts.maxChars ?? 4_000) };
@@ -78,12 +79,38 @@ function gateLines(message: Message): string[] {
   return texts.flatMap((t) => t.split("\n")).filter((line) => GATE.test(line)).map((line) => clip(oneLine(line), 200));
 }
 
+/** Decisions in the prose, and those the agent listed under its scratchpad's Key Decisions (not its other sections). */
+function decisionsOf(text: string, extract: MechanicalSummaryOptions["extractDecision"]): string[] {
+  const { scratchpad, rest } = splitScratchpad(text);
+  const curated = scratchpad === null ? [] : parseScratchpad(scratchpad).decisions.map((d) => clip(oneLine(d), 200));
+  return [...decisionsIn(rest, extract), ...curated];
+}
+
 function decisionsIn(text: string, extract: MechanicalSummaryOptions["extractDecision"]): string[] {
   const sentences = text.split(/\n+/).flatMap((line) => line.split(/(?<=[.!?])\s+/)).map(oneLine).filter((s) => s !== "");
   const pick = extract ?? ((s: string) => (DECISION.test(s) ? s : null));
   return sentences.flatMap((s) => {
     const decision = pick(s);
     return decision ? [clip(oneLine(decision), 200)] : [];
+  });
+}
+
+function outcome(run: CommandRun): string {
+  return run.exitCode !== null ? `exit ${run.exitCode}` : run.failed ? "failed" : "ok";
+}
+
+/**
+ * One line per distinct command, in order of first run: a test command run 19 times is one line
+ * with its tally and last outcome, not 19 lines crowding the decisions out of the budget.
+ */
+function commandLines(commands: readonly CommandRun[]): string[] {
+  const runs = new Map<string, CommandRun[]>();
+  for (const c of commands) runs.set(c.command, [...(runs.get(c.command) ?? []), c]);
+  return [...runs].map(([command, all]) => {
+    const last = all.at(-1)!;
+    if (all.length === 1) return `\`${command}\` → ${outcome(last)}`;
+    const failed = all.filter((r) => r.failed || (r.exitCode ?? 0) !== 0).length;
+    return `\`${command}\` ×${all.length} (${failed} failed) → last ${outcome(last)}`;
   });
 }
 
@@ -104,7 +131,7 @@ function render(s: SummaryFields, maxChars: number): string {
   let budget = maxChars - head.length - files.length;
   const sections: Array<[string, string[]]> = [
     ["Quality gates", s.gates],
-    ["Commands", s.commands.map((c) => `\`${c.command}\` → ${c.exitCode !== null ? `exit ${c.exitCode}` : c.failed ? "failed" : "ok"}`)],
+    ["Commands", commandLines(s.commands)],
     ["Errors", s.errors],
     ["Decisions", s.decisions],
     ["Tool calls", s.calls.map((c) => (c.count > 1 ? `${c.call} ×${c.count}` : c.call))],
