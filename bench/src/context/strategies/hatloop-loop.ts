@@ -78,6 +78,7 @@ export class HatloopLoop {
       this.contextTokens = compaction.tokensAfter;
       this.anchor = null;
       this.counts.compactions++;
+      if (compaction.decisions) this.carry = { ...this.carry, decisions: compaction.decisions };
       if (compaction.strategy === "removal") this.counts.removals++;
       else this.counts.prunings++;
       if (compaction.summary) this.agent.scratchpad = appendCompactedHistory(this.agent.scratchpad, compaction.summary);
@@ -179,6 +180,7 @@ export class HatloopLoop {
       task: this.task,
       instructions: this.instructions,
       openItems: this.agent.openItems(),
+      decisions: this.carry.decisions,
     };
   }
 

@@ -3,6 +3,7 @@
 // JSON/YAML back, and render the lean resume packet injected when a session resumes.
 
 export { buildHandoff, carryOf } from "./build.js";
+export { collectDecisions, keyDecisionsOf } from "./collect.js";
 export { buildContinuationPrompt } from "./continuation.js";
 export type { ChecklistEntry, ChecklistEntryStatus, FailureInput, GitFacts, HandoffCarry, HandoffInputs, UsageInput } from "./inputs.js";
 export { renderHandoffJson, parseHandoffJson } from "./render-json.js";

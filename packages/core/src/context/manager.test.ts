@@ -5,14 +5,15 @@ import type { ContextView, LiveEntry } from "../loop/context-hook.js";
 import { memoryStore } from "../store/memory-store.js";
 import { createContextManager } from "./manager.js";
 
-function view(tokensOfResults: number, turns: number): ContextView {
+function view(tokensOfResults: number, turns: number, said: (turn: number) => string | null = () => null): ContextView {
   const live: LiveEntry[] = [{ seq: 1, kind: "conversation", message: { role: "user", content: "the task" } }];
   for (let i = 0; i < turns; i++) {
-    const use: Message = { role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "read_file", input: { path: `f${i}` } }] };
+    const text = said(i);
+    const use: Message = { role: "assistant", content: [...(text ? [{ type: "text" as const, text }] : []), { type: "tool_use", id: `t${i}`, name: "read_file", input: { path: `f${i}` } }] };
     const result: Message = { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "x".repeat(tokensOfResults * 4) }] };
     live.push({ seq: live.length + 1, kind: "conversation", message: use }, { seq: live.length + 2, kind: "conversation", message: result });
   }
-  return { sessionId: "s", iteration: turns, hat: "creator", model: "m", contextWindow: 10_000, live, system: [], tools: [], anchor: null, stubbed: new Set(), scratchpad: "", task: "the task", instructions: [], openItems: [] };
+  return { sessionId: "s", iteration: turns, hat: "creator", model: "m", contextWindow: 10_000, live, system: [], tools: [], anchor: null, stubbed: new Set(), scratchpad: "", task: "the task", instructions: [], openItems: [], decisions: [] };
 }
 
 describe("context manager guard", () => {
@@ -27,5 +28,24 @@ describe("context manager guard", () => {
     // ...but at 97% of the window the request would not fit: compact anyway.
     expect(manager.measure(view(1_000, 10)).percent).toBeGreaterThanOrEqual(97);
     expect(await manager.beforeCall(view(1_000, 10), signal)).not.toBeNull();
+  });
+
+  it("carries the decisions in force through pruning: the running ones, those of the dropped turns, superseded ones replaced", async () => {
+    const config = { ...defaultConfig().context, maxStubs: 1 };
+    const manager = createContextManager({ config, store: memoryStore(), sessionId: "s", repoPath: "/r", summarizer: null });
+    const said = (turn: number) =>
+      turn === 1 ? "Setting HIGH_WATER_MARK=64 rows for the parser stream." : turn === 2 ? "Reducing it to HIGH_WATER_MARK=16: at 64 the heap peaked at 310 MB." : null;
+    const running = [{ id: "d1", what: "Use a quarantine table for rejected rows, because support downloads them.", when: null }];
+    const before = { ...view(1_000, 9, said), decisions: running };
+    manager.measure(before);
+    const compaction = (await manager.beforeCall(before, new AbortController().signal))!;
+    expect(compaction.strategy).toBe("pruning+mechanical-summary");
+    expect(compaction.decisions!.map((d) => d.what)).toEqual([running[0]!.what, "Reducing it to HIGH_WATER_MARK=16: at 64 the heap peaked at 310 MB."]);
+    // The packet's block lists them (the summary above it tells the history, old value included).
+    const packet = compaction.live.find((e) => e.kind === "injected")!.message.content as Array<{ type: "text"; text: string }>;
+    const block = packet.map((b) => b.text).find((t) => t.includes("Decisions so far"))!;
+    expect(block).toContain("HIGH_WATER_MARK=16");
+    expect(block).not.toContain("HIGH_WATER_MARK=64");
+    expect(block).toContain("quarantine table");
   });
 });

@@ -1,8 +1,11 @@
 import {
+  collectDecisions,
   estimatePromptOverhead,
   estimateTokens,
   gaugeLine,
   INITIAL_LATCH_STATE,
+  keyDecisionsOf,
+  parseScratchpad,
   planCompaction,
   removeToolResponses,
   renderCompactedHistory,
@@ -29,7 +32,8 @@ import { addUsage } from "../loop/state.js";
 // and one compaction. The compaction, before the next model call, removes tool results middle-out
 // in batches (cache-friendly: stubs are frozen, never undone) and, when that is not enough, prunes
 // whole older turns, summarising them (LLM with mechanical fallback), keeping facts, and injecting
-// one message with the compacted history and recalled context. Every original stays stored.
+// one message with the compacted history, the user's steering, the decisions so far and recalled
+// context. Every original stays stored.
 
 /** Share of the window at which a compaction is forced even within a pressure episode. */
 const HARD_LIMIT = 0.97;
@@ -168,6 +172,11 @@ async function prune(
   const packet: string[] = [compactedHistoryOf(appendCompactedHistory(view.scratchpad, entry))];
   // What the user said after the task is pinned like the task: pruning may drop the turns it came in.
   if (view.instructions.length) packet.push(`${MARKERS.continuation} What the user said after the task, verbatim:\n${view.instructions.map((t) => `- ${t}`).join("\n")}`);
+  // So are the decisions: a summary covers only the turns it replaced, and the oldest summaries go
+  // first, but a resumed train of thought needs every choice still in force (superseded ones are not).
+  const decisions = collectDecisions(view.decisions, droppedMessages, parseScratchpad(view.scratchpad));
+  const inForce = keyDecisionsOf(decisions);
+  if (inForce.length) packet.push(`${MARKERS.continuation} Decisions so far, oldest first (a later one replaces an earlier one on the same setting):\n${inForce.map((d) => `- ${d}`).join("\n")}`);
   const query = recallQuery(view.task, view.instructions, view.openItems);
   if (query) {
     const facts = await store.memories.listActive(options.repoPath, { kind: "fact", limit: 40 });
@@ -187,5 +196,6 @@ async function prune(
     tokensAfter: estimate(live.map((e) => e.message)),
     summary: entry,
     cost: sumCosts([summary, facts]),
+    decisions,
   };
 }

@@ -20,6 +20,7 @@ export async function applyCompaction(ctx: LoopContext): Promise<"interrupted" |
   state.contextTokens = compaction.tokensAfter;
   state.anchor = null; // the old anchor measured a different prefix
   state.compactions++;
+  if (compaction.decisions) state.decisions = compaction.decisions;
   if (compaction.cost) {
     state.usage = addUsage(state.usage, compaction.cost.usage);
     state.costUsd += compaction.cost.costUsd;

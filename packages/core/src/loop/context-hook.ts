@@ -1,4 +1,4 @@
-import type { Message } from "@hatloop/context";
+import type { DecisionRecord, Message } from "@hatloop/context";
 import type { ToolSpec } from "../ports/model.js";
 import type { Usage } from "../store/port.js";
 
@@ -33,6 +33,8 @@ export interface ContextView {
   instructions: readonly string[];
   /** Checklist items not done yet (what recall should look for). */
   openItems: string[];
+  /** The running decisions, carried from handoff to handoff. */
+  decisions: readonly DecisionRecord[];
 }
 
 export interface Compaction {
@@ -47,6 +49,8 @@ export interface Compaction {
   summary: string | null;
   /** What the summary and fact-extraction calls cost, added to the session's totals. */
   cost?: { usage: Usage; costUsd: number };
+  /** The running decisions with those of the dropped turns merged in, when turns were dropped. */
+  decisions?: DecisionRecord[];
 }
 
 export interface Measurement {

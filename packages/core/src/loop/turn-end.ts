@@ -78,5 +78,6 @@ export function viewOf(ctx: LoopContext, live = ctx.state.live): ContextView {
     task: state.session.task,
     instructions: state.instructions,
     openItems: state.checklist.filter((i) => i.status !== "done" && i.status !== "skipped").map((i) => i.description),
+    decisions: state.decisions,
   };
 }
