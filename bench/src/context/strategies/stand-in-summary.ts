@@ -4,9 +4,9 @@ import { extractDecisionFromResponse, extractNextAction, isRealUserMessage, merg
 // a prompt asks for, filled extractively from the whole history so far: the primary request and every
 // later user message verbatim (Claude Code's "All user messages"), key decisions (hatloop's decision
 // extractor over every response, a later change of a setting replacing the earlier one, as a model
-// summarising the whole history would state only the current value), files changed (from the tool calls), recent errors, the current
-// work and the next step. It is generous: a real chained summary sees its previous summary plus the
-// new messages, and paraphrases.
+// summarising the whole history would state only the current value), files changed (from the tool
+// calls), recent errors, the current work and the next step. It is generous: a real chained summary
+// sees its previous summary plus the new messages, and paraphrases.
 
 const USER_MESSAGE_CHARS = 600;
 const CURRENT_WORK_CHARS = 1_200;

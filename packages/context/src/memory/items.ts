@@ -1,6 +1,6 @@
 import { isDecisionNoise } from "./decision-quality.js";
 import { dedupForm, formsAreDuplicates, type DedupForm } from "./dedup.js";
-import { changeSameSetting, settingNames } from "./setting.js";
+import { settingNames } from "./setting.js";
 import { collapseWhitespace, stripListMarker, stripMarkdown } from "./text.js";
 
 // The running sets of decisions and open items. Capture skips an item that semantically duplicates
@@ -43,8 +43,10 @@ function decisionForm(what: string): DecisionForm {
   return { dedup: dedupForm(what), settings: settingNames(stripMarkdown(what)) };
 }
 
+/** The newer decision changes a setting the held one changed. */
 function supersedes(newer: DecisionForm, held: DecisionForm): boolean {
-  return changeSameSetting(newer.settings, held.settings);
+  for (const name of newer.settings) if (held.settings.has(name)) return true;
+  return false;
 }
 
 /**

@@ -33,9 +33,3 @@ export function settingChanges(plain: string): SettingChange[] {
 export function settingNames(plain: string): Set<string> {
   return new Set(settingChanges(plain).map((s) => s.name));
 }
-
-/** True when both change at least one same-named setting: the newer supersedes the older. */
-export function changeSameSetting(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  for (const name of a) if (b.has(name)) return true;
-  return false;
-}
