@@ -2,14 +2,54 @@ import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "./args.js";
 
 describe("bench arguments", () => {
-  it("runs all three benches by default, with the documented defaults", () => {
+  it("runs all four benches by default, with the documented defaults", () => {
     const args = parseArgs([], {});
-    expect(args).toMatchObject({ commands: ["context", "runtime", "tui"], json: false, seed: 1, quick: false, pg: null, window: 200_000, pricePerMTok: 3, variants: [] });
+    expect(args).toMatchObject({
+      commands: ["context", "runtime", "tui", "redaction"],
+      json: false,
+      seed: 1,
+      quick: false,
+      pg: null,
+      window: 200_000,
+      pricePerMTok: 3,
+      variants: [],
+    });
   });
 
   it("reads every option", () => {
-    const args = parseArgs(["context", "--json", "--transcript", "a.jsonl", "--transcript", "b.jsonl", "--seed", "7", "--quick", "--window", "100000", "--price", "15", "--out", "/tmp/x", "--hatloop-variant", "targetPct=50,llmSummary=false"], {});
-    expect(args).toMatchObject({ commands: ["context"], json: true, transcripts: ["a.jsonl", "b.jsonl"], seed: 7, quick: true, window: 100_000, pricePerMTok: 15, outDir: "/tmp/x", variants: [{ targetPct: 50, llmSummary: false }] });
+    const args = parseArgs(
+      [
+        "context",
+        "--json",
+        "--transcript",
+        "a.jsonl",
+        "--transcript",
+        "b.jsonl",
+        "--seed",
+        "7",
+        "--quick",
+        "--window",
+        "100000",
+        "--price",
+        "15",
+        "--out",
+        "/tmp/x",
+        "--hatloop-variant",
+        "targetPct=50,llmSummary=false",
+      ],
+      {},
+    );
+    expect(args).toMatchObject({
+      commands: ["context"],
+      json: true,
+      transcripts: ["a.jsonl", "b.jsonl"],
+      seed: 7,
+      quick: true,
+      window: 100_000,
+      pricePerMTok: 15,
+      outDir: "/tmp/x",
+      variants: [{ targetPct: 50, llmSummary: false }],
+    });
   });
 
   it("takes Postgres from --pg or HATLOOP_TEST_DATABASE_URL", () => {
@@ -17,7 +57,19 @@ describe("bench arguments", () => {
     expect(parseArgs(["runtime", "--pg", "postgresql://x/y"], {}).pg).toBe("postgresql://x/y");
   });
 
+  it("runs the fleet bench only when named, with Postgres from --pg or HATLOOP_TEST_DATABASE_URL", () => {
+    expect(parseArgs([], { HATLOOP_TEST_DATABASE_URL: "postgres://a@b/c" }).commands).not.toContain("fleet");
+    expect(parseArgs(["fleet", "--quick"], { HATLOOP_TEST_DATABASE_URL: "postgres://a@b/c" })).toMatchObject({
+      commands: ["fleet"],
+      quick: true,
+      pg: "postgres://a@b/c",
+    });
+    expect(parseArgs(["fleet", "--pg", "postgres://x/y"], {})).toMatchObject({ commands: ["fleet"], pg: "postgres://x/y" });
+  });
+
   it.each([
+    [["fleet"], "fleet needs a Postgres server: pass --pg postgres://... or set HATLOOP_TEST_DATABASE_URL"],
+    [["fleet", "fleet", "--pg", "postgres://x/y"], "fleet given twice"],
     [["bogus"], 'unknown command "bogus"'],
     [["--nope"], "unknown option --nope"],
     [["--seed"], "--seed needs a value"],
@@ -26,7 +78,7 @@ describe("bench arguments", () => {
     [["--window", "10"], "--window must be an integer >= 1000"],
     [["--price", "free"], "--price must be a positive number"],
     [["--pg", "mysql://x"], "--pg must be a postgres:// URL"],
-    [["runtime", "--transcript", "a.jsonl"], "--transcript only applies to the context bench"],
+    [["runtime", "--transcript", "a.jsonl"], "--transcript and --corpus only apply to the context bench"],
     [["context", "context"], "context given twice"],
     [["tui", "tui"], "tui given twice"],
     [["--hatloop-variant", "targetPct"], "expects KEY=VALUE pairs"],

@@ -6,9 +6,11 @@ import { contextConfigSchema, defaultConfig } from "@hatloop/core";
 export class UsageError extends Error {}
 
 export interface BenchArgs {
-  commands: Array<"context" | "runtime" | "tui">;
+  commands: Array<"context" | "runtime" | "tui" | "redaction" | "fleet">;
   json: boolean;
   transcripts: string[];
+  /** Replay the real-session corpus (bench/corpus/, fetched by fetch-corpus.mjs). */
+  corpus: boolean;
   seed: number;
   quick: boolean;
   pg: string | null;
@@ -16,24 +18,28 @@ export interface BenchArgs {
   pricePerMTok: number;
   outDir: string | null;
   /** Extra hatloop rows with some context settings changed (the default row always runs). */
-  variants: Array<Record<string, number | boolean>>;
+  variants: Array<Record<string, number | boolean | string>>;
   help: boolean;
 }
 
-export const USAGE = `usage: pnpm bench [context|runtime|tui] [options]
+export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet] [options]
 
   context               replay sessions through every context strategy
   runtime               loop overhead, checkpoint/resume latency, watcher latency, memory
   tui                   the terminal UI under load: cost per event, render time, memory
-  (none)                all three
+  redaction             secret redaction on 100 KB and 10 MB single lines
+  fleet                 the fleet (submit, workers on Postgres): throughput and takeover after SIGKILL
+                        for 1, 2 and 4 workers; needs --pg (or $HATLOOP_TEST_DATABASE_URL) and pnpm build
+  (none)                context, runtime, tui and redaction
 
   --transcript FILE     also replay this transcript (JSONL, one message per line); repeatable
+  --corpus              also replay the real sessions of bench/corpus (run its fetch-corpus.mjs first)
   --seed N              seed of the synthetic sessions (default 1)
   --quick               a fast smoke run (shorter sessions, fewer repetitions)
   --json                print the JSON results instead of the Markdown tables
   --window N            working window for transcripts, in tokens (default 200000)
   --price USD           input price per million tokens for the cost model (default 3)
-  --pg URL              Postgres server for the runtime bench (default $HATLOOP_TEST_DATABASE_URL)
+  --pg URL              Postgres server for the runtime and fleet benches (default $HATLOOP_TEST_DATABASE_URL)
   --out DIR             where to write results (default bench/results)
   --hatloop-variant K=V[,K=V]
                         also run hatloop with these context settings (e.g. targetPct=50); repeatable`;
@@ -43,6 +49,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     commands: [],
     json: false,
     transcripts: [],
+    corpus: false,
     seed: 1,
     quick: false,
     pg: env["HATLOOP_TEST_DATABASE_URL"] || null,
@@ -63,6 +70,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case "context":
       case "runtime":
       case "tui":
+      case "redaction":
+      case "fleet":
         if (args.commands.includes(arg)) throw new UsageError(`${arg} given twice`);
         args.commands.push(arg);
         break;
@@ -78,6 +87,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         break;
       case "--transcript":
         args.transcripts.push(value());
+        break;
+      case "--corpus":
+        args.corpus = true;
         break;
       case "--seed":
         args.seed = integer(arg, value(), 0);
@@ -105,21 +117,28 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         args.variants.push(variant(value()));
         break;
       default:
-        throw new UsageError(arg.startsWith("-") ? `unknown option ${arg}` : `unknown command "${arg}" (expected context, runtime or tui)`);
+        throw new UsageError(
+          arg.startsWith("-") ? `unknown option ${arg}` : `unknown command "${arg}" (expected context, runtime, tui, redaction or fleet)`,
+        );
     }
   }
-  if (args.commands.length === 0) args.commands = ["context", "runtime", "tui"];
-  if (args.transcripts.length > 0 && !args.commands.includes("context")) throw new UsageError("--transcript only applies to the context bench");
+  if (args.commands.length === 0) args.commands = ["context", "runtime", "tui", "redaction"];
+  if ((args.transcripts.length > 0 || args.corpus) && !args.commands.includes("context"))
+    throw new UsageError("--transcript and --corpus only apply to the context bench");
+  if (args.commands.includes("fleet") && !args.pg)
+    throw new UsageError("fleet needs a Postgres server: pass --pg postgres://... or set HATLOOP_TEST_DATABASE_URL");
   return args;
 }
 
 /** "targetPct=50,keepTurns=6" → { targetPct: 50, keepTurns: 6 }, checked against the config schema. */
-function variant(text: string): Record<string, number | boolean> {
-  const overrides: Record<string, number | boolean> = {};
+function variant(text: string): Record<string, number | boolean | string> {
+  const overrides: Record<string, number | boolean | string> = {};
   for (const pair of text.split(",")) {
     const [key, raw] = pair.split("=");
     if (!key || raw === undefined) throw new UsageError(`--hatloop-variant expects KEY=VALUE pairs, got "${text}"`);
-    overrides[key.trim()] = raw === "true" ? true : raw === "false" ? false : Number(raw);
+    // Numbers and booleans as such; anything else is a name (context.policy=economy).
+    overrides[key.trim()] =
+      raw === "true" ? true : raw === "false" ? false : raw.trim() !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw.trim();
   }
   const parsed = contextConfigSchema.safeParse({ ...defaultConfig().context, ...overrides });
   if (!parsed.success) {

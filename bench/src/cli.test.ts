@@ -33,7 +33,13 @@ describe("pnpm bench", () => {
     const transcript = join(dir, "t.jsonl");
     const lines = [
       { role: "user", content: "Rename the helper." },
-      { role: "assistant", content: [{ type: "text", text: "Editing." }, { type: "tool_use", id: "t1", name: "edit_file", input: { path: "src/helper.ts", old_str: "a", new_str: "b" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Editing." },
+          { type: "tool_use", id: "t1", name: "edit_file", input: { path: "src/helper.ts", old_str: "a", new_str: "b" } },
+        ],
+      },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "Edited." }] },
       { role: "assistant", content: [{ type: "text", text: "Done." }] },
     ];
@@ -41,12 +47,16 @@ describe("pnpm bench", () => {
     const { out } = capture();
     // --quick still generates the short synthetic sessions; the transcript is replayed too.
     expect(await main(["context", "--quick", "--transcript", transcript, "--out", dir, "--json"])).toBe(0);
-    const printed = JSON.parse(out.join("")) as { context: { inputs: Array<{ input: string; strategies: Array<{ strategy: string; pathsHandoff: { present: number; total: number } }> }> } };
+    const printed = JSON.parse(out.join("")) as {
+      context: {
+        inputs: Array<{ input: string; strategies: Array<{ strategy: string; pathsHandoff: { present: number; total: number } }> }>;
+      };
+    };
     const mine = printed.context.inputs.find((i) => i.input === "t.jsonl")!;
     expect(mine.strategies.find((s) => s.strategy === "hatloop")!.pathsHandoff).toMatchObject({ present: 1, total: 1 });
     expect(JSON.parse(readFileSync(join(dir, "context-latest.json"), "utf8"))).toEqual(printed.context);
     expect(readFileSync(join(dir, "context-latest.md"), "utf8")).toContain("### Transcript t.jsonl");
-  }, 60_000);
+  });
 
   it("runs the TUI bench and reports its figures from real renders", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bench-tui-"));
@@ -59,5 +69,15 @@ describe("pnpm bench", () => {
     expect(printed.tui.median.renders).toBeLessThan(50);
     expect(printed.tui.median.renderMsMedian).toBeGreaterThan(0);
     expect(readFileSync(join(dir, "tui-latest.md"), "utf8")).toContain("## TUI bench");
-  }, 60_000);
+  });
+
+  it("runs the redaction bench on every shape and size", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-redaction-"));
+    const { out } = capture();
+    expect(await main(["redaction", "--quick", "--out", dir, "--json"])).toBe(0);
+    const printed = JSON.parse(out.join("")) as { redaction: { timings: Array<{ shape: string; bytes: number; ms: number }> } };
+    expect(printed.redaction.timings.length).toBe(14);
+    expect(new Set(printed.redaction.timings.map((t) => t.bytes))).toEqual(new Set([100_000, 1_000_000]));
+    expect(readFileSync(join(dir, "redaction-latest.md"), "utf8")).toContain("| one identifier |");
+  });
 });

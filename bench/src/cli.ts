@@ -1,11 +1,14 @@
+import { fleetCommand } from "./fleet/command.js";
+import { binaryBuilt, HATLOOP_BIN } from "./fleet/processes.js";
 import { parseArgs, USAGE, UsageError, type BenchArgs } from "./args.js";
 import { contextCommand, contextInputs } from "./context/command.js";
 import { TranscriptError } from "./context/transcript.js";
 import { writeResults } from "./results.js";
+import { redactionCommand } from "./redaction/command.js";
 import { runtimeCommand } from "./runtime/command.js";
 import { tuiCommand } from "./tui/command.js";
 
-// `pnpm bench [context|runtime|tui] [options]` (main.ts runs it): runs the benches, writes bench/results/*-latest.{json,md}
+// `pnpm bench [context|runtime|tui|redaction|fleet] [options]` (main.ts runs it): runs the benches, writes bench/results/*-latest.{json,md}
 // and prints the Markdown tables (or the JSON with --json). Bad arguments and unreadable
 // transcripts: one line on stderr, exit code 2.
 
@@ -25,6 +28,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (args.commands.includes("fleet") && !binaryBuilt())
+    return usageError(`fleet runs the built hatloop binary, and ${HATLOOP_BIN} is missing: run pnpm build first`);
   const outputs: Array<{ name: string; json: unknown; markdown: string }> = [];
   if (args.commands.includes("context")) {
     let inputs;
@@ -48,11 +53,25 @@ export async function main(argv: readonly string[]): Promise<number> {
     outputs.push({ name: "tui", ...(await tuiCommand(args.quick)) });
     log(`tui: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
+  if (args.commands.includes("redaction")) {
+    const started = Date.now();
+    outputs.push({ name: "redaction", ...redactionCommand(args.quick) });
+    log(`redaction: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (args.commands.includes("fleet")) {
+    const started = Date.now();
+    outputs.push({ name: "fleet", ...(await fleetCommand(args.pg!, args.quick, log)) });
+    log(`fleet: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
   for (const out of outputs) {
     const files = writeResults(args.outDir, out.name, out.json, out.markdown);
     log(`${out.name}: results in ${files.json}`);
   }
-  process.stdout.write(args.json ? `${JSON.stringify(Object.fromEntries(outputs.map((o) => [o.name, o.json])), null, 2)}\n` : `${outputs.map((o) => o.markdown).join("\n\n")}\n`);
+  process.stdout.write(
+    args.json
+      ? `${JSON.stringify(Object.fromEntries(outputs.map((o) => [o.name, o.json])), null, 2)}\n`
+      : `${outputs.map((o) => o.markdown).join("\n\n")}\n`,
+  );
   return 0;
 }
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 // Results land in bench/results/: <bench>-latest.json (machine-readable) and <bench>-latest.md (the
 // tables as printed). JSON keys are written in a fixed order, so runs diff cleanly.
 
-export const DEFAULT_RESULTS_DIR = fileURLToPath(new URL("../results/", import.meta.url));
+const DEFAULT_RESULTS_DIR = fileURLToPath(new URL("../results/", import.meta.url));
 
 export function writeResults(dir: string | null, name: string, json: unknown, markdown: string): { json: string; markdown: string } {
   const out = dir ?? DEFAULT_RESULTS_DIR;

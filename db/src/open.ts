@@ -1,13 +1,19 @@
-import { resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzleProxy } from "drizzle-orm/pg-proxy";
-import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
+import { getTableName } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/pg-proxy";
 import type { Db } from "./db.js";
+import type { Execute } from "./embedded/broker.js";
+import { findDamage } from "./embedded/damage.js";
 import { queryPglite } from "./embedded/pglite-query.js";
 import { EmbeddedRouter } from "./embedded/router.js";
+import { DatabaseError, displayLocation, ensureDataDir, locateDatabase } from "./location.js";
 import { migratePgliteDb, migratePostgresDb } from "./migrate.js";
 import { defaultPgliteDir } from "./paths.js";
+import { postgresClient } from "./postgres-client.js";
+import { connectionFailure } from "./resilience/classify.js";
+import { DatabaseUnavailableError, OutageMonitor, type OutageReport } from "./resilience/outage.js";
+import { PRUNE_RECEIPTS } from "./resilience/receipts.js";
+import { resilientQuery } from "./resilience/resilient-query.js";
 import { schema } from "./schema.js";
 
 export interface Database {
@@ -19,6 +25,11 @@ export interface Database {
   role(): "owner" | "client" | "server" | "closed";
   /** LISTEN on a channel (Postgres only); resolves with the function that stops listening. */
   listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * The embedded database's damage check (`hatloop db check`): what is damaged, in words. `deep` when
+   * this process holds the directory and could also read every table whole.
+   */
+  checkDamage?(): Promise<{ findings: string[]; deep: boolean }>;
   close(): Promise<void>;
 }
 
@@ -27,43 +38,65 @@ export interface OpenOptions {
   url?: string;
   env?: NodeJS.ProcessEnv;
   connectTimeoutMs?: number;
+  /** How long an unreachable database is waited for before queries fail (database.outageTimeout). */
+  outageTimeoutMs?: number;
+  /** A Postgres query with no answer for this long counts as a connection failure (database.queryTimeout). */
+  queryTimeoutMs?: number;
+  /** Told when the database becomes unreachable, and when it answers again. */
+  onOutage?: (report: OutageReport) => void;
+  /** Open a damaged embedded database anyway, to report on it (`hatloop db check`). */
+  allowDamaged?: boolean;
   /** Test templates: start an in-memory database from a dump instead of an empty one. */
   loadDataDir?: Blob;
 }
 
-export class DatabaseError extends Error {}
+export const DEFAULT_OUTAGE_TIMEOUT_MS = 5 * 60_000;
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 
 /** Opens the database and applies pending migrations. */
 export async function openDb(options: OpenOptions = {}): Promise<Database> {
   const env = options.env ?? process.env;
-  const url = options.url ?? env.DATABASE_URL ?? defaultPgliteDir(env);
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
-  if (url === "memory://") return openMemory(options.loadDataDir);
-  return openEmbedded(resolve(url.replace(/^file:(\/\/)?/, "")), options.connectTimeoutMs);
+  const location = locateDatabase(options.url ?? env.DATABASE_URL ?? defaultPgliteDir(env));
+  if (location.driver === "postgres") return openPostgres(location.url, options);
+  if (location.driver === "memory") return openMemory(options.loadDataDir);
+  ensureDataDir(location.dataDir);
+  return openEmbedded(location.dataDir, options);
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const location = url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+function monitorFor(where: string, options: OpenOptions): OutageMonitor {
+  return new OutageMonitor(where, { outageTimeoutMs: options.outageTimeoutMs ?? DEFAULT_OUTAGE_TIMEOUT_MS, onOutage: options.onOutage });
+}
+
+function drizzleOver(execute: Execute): Db {
+  return drizzle(async (sql, params, method) => ({ rows: await execute(sql, params, method === "all" ? "array" : "object") }), {
+    schema,
+    casing: "snake_case",
+  });
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
+  const location = displayLocation({ driver: "postgres", url });
   try {
     await migratePostgresDb(url);
   } catch (error) {
+    const failure = connectionFailure(error);
+    // Starting is cheap to repeat: an unreachable server is said at once, not waited for.
+    if (failure) throw new DatabaseUnavailableError(`database unreachable at ${serverAddress(url)} (${failure.cause})`);
     throw new DatabaseError(`cannot use the database at ${location}: ${(error as Error).message}`);
   }
-  const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 10 });
+  const client = postgresClient(url, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS);
+  const execute = resilientQuery(client.execute, monitorFor(serverAddress(url), options));
+  await execute(PRUNE_RECEIPTS, [], "object");
   let open = true;
   return {
-    db: drizzlePostgres({ client, schema, casing: "snake_case" }),
+    db: drizzleOver(execute),
     driver: "postgres",
     location,
     role: () => (open ? "server" : "closed"),
-    // postgres.js keeps one dedicated connection for all LISTENs of this client.
-    listen: async (channel, onPayload) => {
-      const { unlisten } = await client.listen(channel, onPayload);
-      return unlisten;
-    },
+    listen: (channel, onPayload) => client.listen(channel, onPayload),
     close: async () => {
       open = false;
-      await client.end({ timeout: 5 });
+      await client.close();
     },
   };
 }
@@ -72,12 +105,8 @@ async function openMemory(loadDataDir?: Blob): Promise<Database> {
   const pg = await PGlite.create(loadDataDir ? { loadDataDir } : undefined);
   await migratePgliteDb(pg);
   let open = true;
-  const db = drizzleProxy(
-    async (sql, params, method) => ({ rows: await queryPglite(pg, sql, params, method === "all" ? "array" : "object") }),
-    { schema, casing: "snake_case" },
-  );
   return {
-    db,
+    db: drizzleOver((sql, params, mode) => queryPglite(pg, sql, params, mode)),
     driver: "pglite",
     location: "memory://",
     role: () => (open ? "owner" : "closed"),
@@ -88,18 +117,47 @@ async function openMemory(loadDataDir?: Blob): Promise<Database> {
   };
 }
 
-async function openEmbedded(dataDir: string, connectTimeoutMs?: number): Promise<Database> {
-  const router = new EmbeddedRouter({ dataDir, onOpen: migratePgliteDb, connectTimeoutMs });
+async function openEmbedded(dataDir: string, options: OpenOptions): Promise<Database> {
+  const router = new EmbeddedRouter({
+    dataDir,
+    onOpen: migratePgliteDb,
+    connectTimeoutMs: options.connectTimeoutMs,
+    allowDamaged: options.allowDamaged,
+  });
   try {
     // Connect now, so a database that cannot be opened fails here with one clear message.
     await router.query("select 1", [], "array");
   } catch (error) {
     await router.close();
+    if (error instanceof DatabaseError) throw error;
     throw new DatabaseError(`cannot open the embedded database at ${dataDir}: ${(error as Error).message}`);
   }
-  const db = drizzleProxy(
-    async (sql, params, method) => ({ rows: await router.query(sql, params, method === "all" ? "array" : "object") }),
-    { schema, casing: "snake_case" },
-  );
-  return { db, driver: "pglite", location: dataDir, role: () => router.role, close: () => router.close() };
+  // A write sent to a holder that was killed may have committed: the same receipts as on Postgres.
+  const execute = resilientQuery((sql, params, mode) => router.query(sql, params, mode), monitorFor(dataDir, options));
+  return {
+    db: drizzleOver(execute),
+    driver: "pglite",
+    location: dataDir,
+    role: () => router.role,
+    async checkDamage() {
+      const deep = await router.checkDeeply(TABLES);
+      return deep ? { findings: deep, deep: true } : { findings: await findDamage(execute, dataDir, { thorough: true }), deep: false };
+    },
+    close: () => router.close(),
+  };
+}
+
+const TABLES = [schema.sessions, schema.messages, schema.checkpoints, schema.events, schema.checklistItems, schema.memories].map((table) =>
+  getTableName(table),
+);
+
+/** host:port of a Postgres URL, for outage messages (never the password). */
+function serverAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const socketDir = parsed.searchParams.get("host");
+    return parsed.hostname ? `${parsed.hostname}:${parsed.port || 5432}` : (socketDir ?? displayLocation({ driver: "postgres", url }));
+  } catch {
+    return displayLocation({ driver: "postgres", url });
+  }
 }

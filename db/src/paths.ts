@@ -15,10 +15,10 @@ export function defaultPgliteDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * The unix socket through which other processes reach the process that holds a PGlite directory.
- * It lives in the temp dir, named by a hash of the data dir, because socket paths are limited to
- * about 100 bytes and data dirs can be deep.
+ * It lives in the user's own directory under the temp dir (see ensureOwnerOnlyDir), named by a hash of
+ * the data dir, because socket paths are limited to about 100 bytes and data dirs can be deep.
  */
 export function brokerSocketPath(dataDir: string): string {
   const hash = createHash("sha256").update(resolve(dataDir)).digest("hex").slice(0, 16);
-  return join(tmpdir(), `hatloop-${hash}.sock`);
+  return join(tmpdir(), `hatloop-${process.getuid?.() ?? "user"}`, `${hash}.sock`);
 }

@@ -4,34 +4,27 @@ import {
   doublePrecision,
   index,
   integer,
-  jsonb,
+  json,
   pgEnum,
   pgTable,
   primaryKey,
-  text,
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { CHECKLIST_STATUSES, CHECKPOINT_REASONS, SESSION_STATUSES } from "@hatloop/core";
+import { storedJson as jsonb, storedText as text } from "./stored-columns.js";
 
 // The whole data model. Column names are snake_case in SQL (drizzle `casing`), camelCase in code.
 // Rows that must never change (messages, checkpoints) are guarded by triggers in a custom migration.
+// Every text and jsonb column is a stored-columns.ts type: any string, NUL included, is storable.
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
-export const sessionStatus = pgEnum("session_status", ["pending", "running", "paused", "completed", "failed", "stopped"]);
-export const checkpointReason = pgEnum("checkpoint_reason", [
-  "start",
-  "interval",
-  "warn-threshold",
-  "compaction",
-  "hat-change",
-  "budget",
-  "failure",
-  "pause",
-  "completion",
-]);
-export const checklistStatus = pgEnum("checklist_status", ["pending", "in_progress", "done", "failed", "skipped"]);
+// The enums' values are core's lists (one source); a value added there needs a migration here.
+export const sessionStatus = pgEnum("session_status", SESSION_STATUSES);
+export const checkpointReason = pgEnum("checkpoint_reason", CHECKPOINT_REASONS);
+export const checklistStatus = pgEnum("checklist_status", CHECKLIST_STATUSES);
 export const memoryStatus = pgEnum("memory_status", ["active", "superseded"]);
 
 export const sessions = pgTable(
@@ -72,6 +65,12 @@ export const sessions = pgTable(
     pid: integer(),
     /** Host of the process running the session: its pid only means something there. */
     host: text(),
+    // The lease: one runner per session. A runner takes it (epoch + 1), renews it before it expires,
+    // and every write it makes is conditional on the epoch it holds (fencing): a runner that lost it
+    // can write nothing more.
+    leaseEpoch: integer().notNull().default(0),
+    leaseHolder: text(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
     startedAt: timestamp({ withTimezone: true }),
@@ -93,17 +92,17 @@ export const messages = pgTable(
     hat: text().notNull(),
     role: text().$type<"user" | "assistant">().notNull(),
     // conversation | injected (resume packets, summaries, recalled context, steering).
-    kind: text().$type<"conversation" | "injected">().notNull().default("conversation"),
+    kind: text().$type<"conversation" | "injected" | "archived">().notNull().default("conversation"),
     content: jsonb().$type<unknown>().notNull(),
     tokenEstimate: integer().notNull(),
+    // The writer's lease epoch (null: written outside a run); a trigger refuses a stale one (0004).
+    leaseEpoch: integer(),
     createdAt: createdAt(),
-    // Every string value of the content (text, tool inputs, tool results), for recall.
-    search: tsvector().generatedAlwaysAs(sql`jsonb_to_tsvector('english'::regconfig, content, '["string"]'::jsonb)`),
+    // Every string value of the content (text, tool inputs, tool results), for recall: as many words
+    // as one tsvector holds, never an error (hatloop_search_vector, migration 0005).
+    search: tsvector().generatedAlwaysAs(sql`hatloop_search_vector(content)`),
   },
-  (t) => [
-    uniqueIndex("messages_session_seq_uq").on(t.sessionId, t.seq),
-    index("messages_search_idx").using("gin", t.search),
-  ],
+  (t) => [uniqueIndex("messages_session_seq_uq").on(t.sessionId, t.seq), index("messages_search_idx").using("gin", t.search)],
 );
 
 export const checkpoints = pgTable(
@@ -121,7 +120,6 @@ export const checkpoints = pgTable(
     // The live context as references into `messages` (seq ranges plus per-message transforms), never copies.
     context: jsonb().$type<unknown>().notNull(),
     contextTokens: integer().notNull(),
-    summary: text(),
     lastError: text(),
     failedAt: text(),
     recoveryHint: text(),
@@ -129,6 +127,8 @@ export const checkpoints = pgTable(
     state: jsonb().$type<unknown>().notNull(),
     handoff: jsonb().$type<unknown>(),
     gitCommit: text(),
+    // The writer's lease epoch (null: written outside a run); a trigger refuses a stale one (0004).
+    leaseEpoch: integer(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("checkpoints_session_seq_uq").on(t.sessionId, t.seq)],
@@ -144,6 +144,11 @@ export const events = pgTable(
     iteration: integer().notNull(),
     type: text().notNull(),
     payload: jsonb().$type<unknown>().notNull(),
+    // The event schema version the writer used (core's EVENT_VERSION); null: written before events
+    // were versioned, read as version 1.
+    version: integer(),
+    // The writer's lease epoch (null: written outside a run); a trigger refuses a stale one (0004).
+    leaseEpoch: integer(),
     createdAt: createdAt(),
   },
   (t) => [index("events_session_id_idx").on(t.sessionId, t.id)],
@@ -160,6 +165,8 @@ export const checklistItems = pgTable(
     description: text().notNull(),
     status: checklistStatus().notNull().default("pending"),
     reason: text(),
+    // The writer's lease epoch (null: written outside a run); a trigger refuses a stale one (0004).
+    leaseEpoch: integer(),
     updatedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.itemId] })],
@@ -187,4 +194,50 @@ export const memories = pgTable(
   (t) => [index("memories_repo_idx").on(t.repoPath, t.status), index("memories_key_idx").on(t.repoPath, t.key)],
 );
 
-export const schema = { sessions, messages, checkpoints, events, checklistItems, memories, sessionStatus, checkpointReason, checklistStatus, memoryStatus };
+/**
+ * One row per write, inserted by the write itself: a retry after a broken connection finds out
+ * whether the first attempt committed, and what it returned (src/resilience/receipts.ts).
+ */
+export const writeReceipts = pgTable(
+  "write_receipts",
+  {
+    id: text().primaryKey(),
+    // json, not jsonb: the returned columns keep their order.
+    result: json(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("write_receipts_created_idx").on(t.createdAt)],
+);
+
+/**
+ * A session's fleet side (hatloop submit / worker / stop): the repository it travels with, the worker
+ * that last took it, and a stop asked for from any machine (polled by whoever runs the session). The
+ * queue itself is pg-boss's, in its own schema; this row is hatloop's.
+ */
+export const fleetSessions = pgTable("fleet_sessions", {
+  sessionId: text()
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: "cascade" }),
+  /** The repository's URL or path as given to submit; null for a session run with `hatloop run`. */
+  repoUrl: text(),
+  /** The pg-boss job that carries the session (the latest one queued). */
+  jobId: text(),
+  /** The worker that took it last (its --name). */
+  worker: text(),
+  stopRequestedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const schema = {
+  sessions,
+  messages,
+  checkpoints,
+  events,
+  checklistItems,
+  memories,
+  fleetSessions,
+  sessionStatus,
+  checkpointReason,
+  checklistStatus,
+  memoryStatus,
+};

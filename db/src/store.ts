@@ -1,5 +1,7 @@
-import type { Store } from "@hatloop/core";
+import { redactingStore, type Store } from "@hatloop/core";
+import { withLeaseErrors, type Fence } from "./fence.js";
 import { openDb, type Database, type OpenOptions } from "./open.js";
+import { surfaceDatabaseErrors } from "./resilience/surface-errors.js";
 import { checklistStore } from "./stores/checklist.js";
 import { checkpointStore } from "./stores/checkpoints.js";
 import { eventStore } from "./stores/events.js";
@@ -11,22 +13,30 @@ export interface DbStore extends Store {
   database: Database;
 }
 
-export function createStore(database: Database): DbStore {
+export function createStore(database: Database, fence?: Fence): DbStore {
   const { db } = database;
+  const stores = {
+    sessions: sessionStore(db, fence),
+    messages: messageStore(db, fence),
+    checkpoints: checkpointStore(db, fence),
+    events: eventStore(db, database.listen?.bind(database), fence),
+    checklist: checklistStore(db, fence),
+    memories: memoryStore(db),
+  };
+  const fencedStores = fence
+    ? (Object.fromEntries(Object.entries(stores).map(([k, v]) => [k, withLeaseErrors(v, fence)])) as typeof stores)
+    : stores;
   return {
     database,
-    sessions: sessionStore(db),
-    messages: messageStore(db),
-    checkpoints: checkpointStore(db),
-    events: eventStore(db, database.listen?.bind(database)),
-    checklist: checklistStore(db),
-    memories: memoryStore(db),
+    ...fencedStores,
     location: database.location,
-    close: () => database.close(),
+    fenced: (sessionId, epoch) => createStore(database, { sessionId, epoch }),
+    // A fenced view shares the connection; only the store that opened it closes it.
+    close: fence ? async () => {} : () => database.close(),
   };
 }
 
-/** Opens the database (migrating it) and returns the store port over it. */
+/** Opens the database (migrating it) and returns the store port over it, redacting every write. */
 export async function openStore(options: OpenOptions = {}): Promise<DbStore> {
-  return createStore(await openDb(options));
+  return redactingStore(surfaceDatabaseErrors(createStore(await openDb(options))));
 }

@@ -21,7 +21,7 @@ export async function openTestStore(driver: TestDriver = "pglite"): Promise<DbSt
   if (driver === "pglite") return openStore({ url: "memory://", loadDataDir: await pgliteTemplate() });
   const database = await createTestDatabase();
   const store = await openStore({ url: database.url });
-  const close = store.close;
+  const close = store.close.bind(store);
   store.close = async () => {
     await close();
     await database.drop();
@@ -38,7 +38,9 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   try {
     await admin.unsafe(`create database ${name}`);
   } catch (error) {
-    throw new Error(`HATLOOP_TEST_DATABASE_URL is set but Postgres is unusable (${adminUrl}): ${(error as Error).message}`);
+    throw new Error(`HATLOOP_TEST_DATABASE_URL is set but Postgres is unusable (${adminUrl}): ${(error as Error).message}`, {
+      cause: error,
+    });
   } finally {
     await admin.end({ timeout: 5 });
   }
@@ -59,7 +61,8 @@ let template: Promise<Blob> | null = null;
 export function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
     const hash = createHash("sha256");
-    for (const file of readdirSync(migrationsFolder).sort()) if (file.endsWith(".sql")) hash.update(readFileSync(join(migrationsFolder, file)));
+    for (const file of readdirSync(migrationsFolder).sort())
+      if (file.endsWith(".sql")) hash.update(readFileSync(join(migrationsFolder, file)));
     const path = join(tmpdir(), `hatloop-template-${hash.digest("hex").slice(0, 16)}.tar`);
     if (existsSync(path)) return new Blob([readFileSync(path)]);
     const pg = await PGlite.create();
@@ -73,3 +76,5 @@ export function pgliteTemplate(): Promise<Blob> {
   })();
   return template;
 }
+
+export { scratchPostgresBinDir, startScratchPostgres, type ScratchPostgres } from "./testing-server.js";

@@ -5,9 +5,10 @@ import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { migrationsFolder } from "../src/migrate.js";
 import { openDb, type Database } from "../src/open.js";
+import { DatabaseUnavailableError } from "../src/resilience/outage.js";
 
 const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
-const TABLES = ["checklist_items", "checkpoints", "events", "memories", "messages", "sessions"];
+const TABLES = ["checklist_items", "checkpoints", "events", "fleet_sessions", "memories", "messages", "sessions", "write_receipts"];
 
 async function tablesAndMigrations(database: Database) {
   const tables = (await database.db.execute(
@@ -49,7 +50,9 @@ describe("migrations from an empty database", () => {
     }
   });
 
-  it("names an unreachable Postgres in one line, password hidden", async () => {
-    await expect(openDb({ url: "postgres://u:secret@127.0.0.1:1/x" })).rejects.toThrow(/^cannot use the database at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x: /);
+  it("names an unreachable Postgres in one line, with the cause and without the password", async () => {
+    const opening = openDb({ url: "postgres://u:secret@127.0.0.1:1/x" });
+    await expect(opening).rejects.toThrow(DatabaseUnavailableError);
+    await expect(opening).rejects.toThrow(/^database unreachable at 127\.0\.0\.1:1 \(connection refused\)$/);
   });
 });

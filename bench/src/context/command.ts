@@ -9,12 +9,13 @@ import { hatloopStrategy } from "./strategies/hatloop.js";
 import { STRATEGIES, type Strategy } from "./strategies/index.js";
 import { FULL_LENGTHS, QUICK_LENGTHS, SYNTHETIC_WINDOW, syntheticInputs } from "./suite.js";
 import { readTranscript } from "./transcript.js";
+import { corpusInputs } from "./corpus.js";
 
 // `pnpm bench context`: the synthetic suite (four sessions per length, two of each scenario; two
 // per length with --quick) plus any transcripts, every strategy on each; returns the JSON document
 // and the Markdown report.
 
-export const SESSIONS_PER_LENGTH = { full: 4, quick: 2 } as const;
+const SESSIONS_PER_LENGTH = { full: 4, quick: 2 } as const;
 
 export interface ContextReport {
   json: unknown;
@@ -24,8 +25,14 @@ export interface ContextReport {
 export function contextInputs(args: BenchArgs): BenchInput[] {
   const lengths = args.quick ? QUICK_LENGTHS : FULL_LENGTHS;
   const synthetic = syntheticInputs(args.seed, lengths, args.quick ? SESSIONS_PER_LENGTH.quick : SESSIONS_PER_LENGTH.full);
-  const transcripts = args.transcripts.map((file): BenchInput => ({ name: basename(file), kind: "transcript", messages: readTranscript(file), facts: null, window: args.window }));
-  return [...synthetic, ...transcripts];
+  const transcripts = args.transcripts.map((file): BenchInput => ({
+    name: basename(file),
+    kind: "transcript",
+    messages: readTranscript(file),
+    facts: null,
+    window: args.window,
+  }));
+  return [...synthetic, ...(args.corpus ? corpusInputs(args.window) : []), ...transcripts];
 }
 
 export async function contextCommand(args: BenchArgs, inputs: readonly BenchInput[], log: (line: string) => void): Promise<ContextReport> {
@@ -45,7 +52,14 @@ export async function contextCommand(args: BenchArgs, inputs: readonly BenchInpu
   const json = {
     bench: "context",
     version: 1,
-    options: { seed: args.seed, quick: args.quick, variants: args.variants, pricePerMTok: args.pricePerMTok, syntheticWindow: SYNTHETIC_WINDOW, transcriptWindow: args.window },
+    options: {
+      seed: args.seed,
+      quick: args.quick,
+      variants: args.variants,
+      pricePerMTok: args.pricePerMTok,
+      syntheticWindow: SYNTHETIC_WINDOW,
+      transcriptWindow: args.window,
+    },
     strategies: strategies.map((s) => ({ name: s.name, summary: s.summary })),
     facts: inputs.filter((i) => i.facts).map((i) => ({ input: i.name, facts: i.facts })),
     groups,

@@ -1,3 +1,4 @@
+import { expandPathTree } from "@hatloop/context";
 import type { PlantedFact, Priority } from "./generator/types.js";
 
 // Planted-fact scoring. A fact is present when every canonical string of its current value appears
@@ -5,9 +6,9 @@ import type { PlantedFact, Priority } from "./generator/types.js";
 // its old value appears without the new one. Containment is necessary, not sufficient: a model may
 // still overlook a fact that is there.
 
-export type Presence = "present" | "stale" | "missing";
+type Presence = "present" | "stale" | "missing";
 
-export function presence(fact: PlantedFact, text: string): Presence {
+function presence(fact: PlantedFact, text: string): Presence {
   const lower = text.toLowerCase();
   const has = (needles: readonly string[]): boolean => needles.length > 0 && needles.every((n) => lower.includes(n.toLowerCase()));
   const current = has(fact.needles) && (fact.regex === undefined || new RegExp(fact.regex, "i").test(text));
@@ -50,6 +51,9 @@ export function addTallies(a: Tally, b: Tally): Tally {
 
 /** Paths found (as substrings) in the text, out of those expected. */
 export function scorePaths(paths: readonly string[], text: string): { present: number; total: number; missing: string[] } {
-  const missing = paths.filter((p) => !text.includes(p));
+  // A path is named verbatim, or in a directory-tree line ("src/auth/: login.ts, token.ts") as
+  // hatloop's resume packet names them (expandPathTree reads those lines back).
+  const inTree = new Set(expandPathTree(text.split("\n").filter((line) => line.includes("/: "))));
+  const missing = paths.filter((p) => !text.includes(p) && !inTree.has(p));
   return { present: paths.length - missing.length, total: paths.length, missing };
 }

@@ -20,7 +20,12 @@ describe("planted-fact scoring", () => {
     const keeps = await replay(input, raw, ctx, {});
     // The decision is restated in later scratchpads, so drop every message that mentions it.
     const needle = decision.needles[0]!.toLowerCase();
-    const drops = await replay(input, dropping("drop-decision", (m) => m.role === "assistant" && JSON.stringify(m).toLowerCase().includes(needle)), ctx, {});
+    const drops = await replay(
+      input,
+      dropping("drop-decision", (m) => m.role === "assistant" && JSON.stringify(m).toLowerCase().includes(needle)),
+      ctx,
+      {},
+    );
     expect(keeps.factsLive!.missing).not.toContain("decision-2");
     expect(drops.factsLive!.missing).toContain("decision-2");
     expect(drops.factsHandoff!.missing).toContain("decision-2");
@@ -31,7 +36,12 @@ describe("planted-fact scoring", () => {
   it("shows a superseded value as stale when only the old value is kept", async () => {
     const fact = session.facts.find((f) => f.category === "superseded")!;
     const newNeedle = fact.needles[0]!.toLowerCase();
-    const drops = await replay(input, dropping("drop-new-value", (m) => JSON.stringify(m).toLowerCase().includes(newNeedle)), ctx, {});
+    const drops = await replay(
+      input,
+      dropping("drop-new-value", (m) => JSON.stringify(m).toLowerCase().includes(newNeedle)),
+      ctx,
+      {},
+    );
     expect(drops.factsLive!.missing).toContain(fact.id);
     expect(drops.factsLive!.stale).toBeGreaterThanOrEqual(1);
   });
@@ -48,7 +58,12 @@ describe("pairing violations", () => {
   it("counts every request a pairing-breaking strategy sends", async () => {
     // Drops the user message answering the first assistant message: its tool_use is orphaned.
     const firstAnswer = session.messages.findIndex((m, i) => i > 0 && m.role === "user");
-    const broken = await replay(input, dropping("orphans", (_, i) => i === firstAnswer), ctx, {});
+    const broken = await replay(
+      input,
+      dropping("orphans", (_, i) => i === firstAnswer),
+      ctx,
+      {},
+    );
     const callsAfter = session.messages.slice(firstAnswer + 1).filter((m) => m.role === "assistant").length;
     expect(broken.pairing.invalidRequests).toBe(callsAfter);
     expect(broken.pairing.codes["missing-tool-result"]).toBeGreaterThanOrEqual(callsAfter);
@@ -67,17 +82,31 @@ describe("the cache model", () => {
     const a2 = text(400, "z");
     const c = text(796, "c");
     // Each message: ceil(chars / 4) + 4 (message) + 3 (block) tokens.
-    const tA = 107, tB = 106, tC = 206;
+    const tA = 107,
+      tB = 106,
+      tC = 206;
     expect(estimateTokens([a])).toBe(tA);
     expect(estimateTokens([reply])).toBe(tB);
     expect(estimateTokens([c])).toBe(tC);
     const S = ctx.systemTokens;
     const requests = [[a], [a, reply, c], [a2, reply, c]];
-    const msgs: Message[] = [{ role: "user", content: "task" }, { role: "assistant", content: "1" }, { role: "user", content: "u" }, { role: "assistant", content: "2" }, { role: "user", content: "v" }, { role: "assistant", content: "3" }];
-    const result = await replay({ name: "known", kind: "transcript", messages: msgs, facts: null, window: 200_000 }, scripted(requests), ctx, { inputPricePerMTok: 3 });
+    const msgs: Message[] = [
+      { role: "user", content: "task" },
+      { role: "assistant", content: "1" },
+      { role: "user", content: "u" },
+      { role: "assistant", content: "2" },
+      { role: "user", content: "v" },
+      { role: "assistant", content: "3" },
+    ];
+    const result = await replay(
+      { name: "known", kind: "transcript", messages: msgs, facts: null, window: 200_000 },
+      scripted(requests),
+      ctx,
+      { inputPricePerMTok: 3 },
+    );
     // Call 1 writes S + A; call 2 reads S + A and writes B + C; call 3 changed its first message: reads S only.
-    const write = (S + tA) + (tB + tC) + (tA + tB + tC);
-    const read = (S + tA) + S;
+    const write = S + tA + (tB + tC) + (tA + tB + tC);
+    const read = S + tA + S;
     expect(result.totalInputTokens).toBe(write + read);
     expect(result.costUsd).toBeCloseTo(((write * 1.25 + read * 0.1) * 3) / 1e6, 12);
     expect(result.uncachedCostUsd).toBeCloseTo(((write + read) * 3) / 1e6, 12);

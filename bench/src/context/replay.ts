@@ -1,10 +1,11 @@
 import { artifactTrail, simulatePromptCache, validatePairing, type CachePricing, type Message, type PromptSegment } from "@hatloop/context";
 import { searchableText } from "../util/message-text.js";
-import { addTallies, emptyTally, scoreFacts, scorePaths, type FactScore } from "./facts-score.js";
+import { addTallies, emptyTally, scoreFacts, scorePaths } from "./facts-score.js";
 import type { BenchInput } from "./input.js";
 import { SegmentCache, segmentTokens } from "./segments.js";
 import type { Handoff, Strategy, StrategyContext } from "./strategies/index.js";
 import type { StrategyResult } from "./result.js";
+import { priceSummaryCalls } from "./summary-calls.js";
 
 // Replays one input through one strategy, call by call: before each assistant message the strategy
 // gets what was appended and returns the request; the harness prices it (cache model), checks its
@@ -37,7 +38,10 @@ export async function replay(input: BenchInput, strategy: Strategy, ctx: Strateg
     pairing.problems += problems.length;
     for (const p of problems) pairing.codes[p.code] = (pairing.codes[p.code] ?? 0) + 1;
     if (input.facts && probeAt.has(k)) {
-      const score = scoreFacts(input.facts.filter((f) => f.messageIndex < at), searchableText(request));
+      const score = scoreFacts(
+        input.facts.filter((f) => f.messageIndex < at),
+        searchableText(request),
+      );
       live = { tally: addTallies(live.tally, score.tally), stale: score.stale, missing: score.missing };
     }
     lastRequest = request;
@@ -47,6 +51,8 @@ export async function replay(input: BenchInput, strategy: Strategy, ctx: Strateg
   const handoffCpuMs = cpuMs(started);
 
   const cache = simulatePromptCache(requests, pricing);
+  const summaryCalls = run.summaryCalls?.() ?? [];
+  const summaryCostUsd = priceSummaryCalls(summaryCalls, pricing.inputPricePerMTok ?? 3);
   const tokens = requests.map(segmentTokens);
   const paths = artifactTrail(input.messages);
   const livePaths = artifactTrail(input.messages.slice(0, calls.at(-1) ?? 0));
@@ -57,7 +63,9 @@ export async function replay(input: BenchInput, strategy: Strategy, ctx: Strateg
     peakPctOfWindow: Math.round((Math.max(0, ...tokens) * 1000) / input.window) / 10,
     callsOverWindow: tokens.filter((t) => t > input.window).length,
     totalInputTokens: cache.totalTokens,
-    costUsd: cache.costUsd,
+    costUsd: cache.costUsd + summaryCostUsd,
+    summaryCostUsd,
+    summaryCalls: summaryCalls.length,
     uncachedCostUsd: cache.uncachedCostUsd,
     cacheReadShare: cache.readShare,
     pairing,
@@ -85,5 +93,3 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 function mean(values: readonly number[]): number {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
 }
-
-export type { FactScore };

@@ -3,7 +3,7 @@ import type { FactScore } from "./facts-score.js";
 // What the context bench reports per strategy and input. Everything but `timing` is deterministic:
 // the same seed and transcripts give byte-identical values.
 
-export interface PathScore {
+interface PathScore {
   present: number;
   total: number;
   missing: string[];
@@ -17,7 +17,11 @@ export interface StrategyResult {
   /** Requests larger than the window: the API would refuse them. */
   callsOverWindow: number;
   totalInputTokens: number;
+  /** The conversation's requests plus the summary calls. */
   costUsd: number;
+  /** The summary calls alone (included in costUsd). */
+  summaryCostUsd: number;
+  summaryCalls: number;
   uncachedCostUsd: number;
   cacheReadShare: number;
   /** validatePairing over every request: requests with a problem, problems, problems by code. */

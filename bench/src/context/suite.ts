@@ -15,7 +15,9 @@ const SYSTEM_CHARS = 24_000;
 
 /** Per length, `perLength` sessions with consecutive seeds (consecutive seeds alternate the scenario). */
 export function syntheticInputs(seed: number, lengths: readonly number[], perLength = 1): BenchInput[] {
-  const plan = lengths.flatMap((iterations, i) => Array.from({ length: perLength }, (_, k) => ({ seed: seed + i * perLength + k, iterations })));
+  const plan = lengths.flatMap((iterations, i) =>
+    Array.from({ length: perLength }, (_, k) => ({ seed: seed + i * perLength + k, iterations })),
+  );
   return plan.map(({ seed: s, iterations }) => {
     const session = generateSession({ seed: s, iterations });
     return { name: session.name, kind: "synthetic", messages: session.messages, facts: session.facts, window: SYNTHETIC_WINDOW };

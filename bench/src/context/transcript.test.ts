@@ -11,8 +11,28 @@ describe("transcript files", () => {
     const text = [
       line({ role: "user", content: "fix the bug" }),
       "",
-      line({ role: "assistant", content: [{ type: "thinking", thinking: "hmm", signature: "s" }, { type: "text", text: "Reading." }, { type: "tool_use", id: "t1", name: "read_file", input: { path: "a.ts" } }] }),
-      line({ role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "code" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "x" } }], is_error: true }] }),
+      line({
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "hmm", signature: "s" },
+          { type: "text", text: "Reading." },
+          { type: "tool_use", id: "t1", name: "read_file", input: { path: "a.ts" } },
+        ],
+      }),
+      line({
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "t1",
+            content: [
+              { type: "text", text: "code" },
+              { type: "image", source: { type: "base64", media_type: "image/png", data: "x" } },
+            ],
+            is_error: true,
+          },
+        ],
+      }),
       "   ",
     ].join("\n");
     const messages = parseTranscript(text, "t.jsonl");
@@ -29,7 +49,10 @@ describe("transcript files", () => {
     [line({ role: "user", content: 5 }), "content must be a string or an array"],
     [line({ role: "assistant", content: [{ type: "video" }] }), 'content[0]: unknown content block type "video"'],
     [line({ role: "assistant", content: [{ type: "tool_use", id: "t", input: {} }] }), 'content[0]: tool_use block needs a string "name"'],
-    [line({ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "audio" }] }] }), "must be a text or image block"],
+    [
+      line({ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "audio" }] }] }),
+      "must be a text or image block",
+    ],
   ])("rejects %s with a one-line error naming the file and line", (bad, reason) => {
     const text = [line({ role: "user", content: "task" }), "", bad].join("\n");
     let error: unknown;

@@ -70,12 +70,20 @@ function toBlock(block: unknown, fail: Fail): ContentBlock {
       const content = block["content"] ?? "";
       if (typeof content !== "string" && !Array.isArray(content)) return fail('tool_result "content" must be a string or an array');
       // Images keep their place (they are priced as images); their bytes do not matter here.
-      const parts = typeof content === "string" ? content : content.map((c, k): TextBlock | ImageBlock => {
-        if (isObject(c) && c["type"] === "text" && typeof c["text"] === "string") return { type: "text", text: c["text"] };
-        if (isObject(c) && c["type"] === "image") return IMAGE;
-        return fail(`tool_result content[${k}] must be a text or image block`);
-      });
-      return { type: "tool_result", tool_use_id: str("tool_use_id"), content: parts, ...(block["is_error"] === true ? { is_error: true } : {}) };
+      const parts =
+        typeof content === "string"
+          ? content
+          : content.map((c, k): TextBlock | ImageBlock => {
+              if (isObject(c) && c["type"] === "text" && typeof c["text"] === "string") return { type: "text", text: c["text"] };
+              if (isObject(c) && c["type"] === "image") return IMAGE;
+              return fail(`tool_result content[${k}] must be a text or image block`);
+            });
+      return {
+        type: "tool_result",
+        tool_use_id: str("tool_use_id"),
+        content: parts,
+        ...(block["is_error"] === true ? { is_error: true } : {}),
+      };
     }
     case "image":
       return IMAGE;

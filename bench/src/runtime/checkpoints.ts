@@ -7,7 +7,7 @@ import { createRig } from "./rig.js";
 // (the first step of Checkpointer.save) to its checkpoint.saved event; a resume from the runLoop call
 // to the first model call (restore from the checkpoint, replay, resume packet, context guard).
 
-export const CHECKPOINT_WINDOW = 200_000;
+const CHECKPOINT_WINDOW = 200_000;
 
 export interface StageResult {
   iteration: number;
@@ -16,17 +16,23 @@ export interface StageResult {
   liveContextTokens: number;
 }
 
-export async function measureCheckpoints(store: Store, stages: readonly number[], resumes: number, log: (line: string) => void): Promise<StageResult[]> {
+export async function measureCheckpoints(
+  store: Store,
+  stages: readonly number[],
+  resumes: number,
+  log: (line: string) => void,
+): Promise<StageResult[]> {
   const rig = await createRig(store, { window: CHECKPOINT_WINDOW, fillTo: 0 });
   let writeStart = 0;
   let writes: Array<{ iteration: number; ms: number }> = [];
-  let firstCall: number | null = null;
+  // Set by the model callback while runUntil runs (an object, so the check after the await is not narrowed away).
+  const first: { call: number | null } = { call: null };
   let context = 0;
   rig.onCheckpointStart = () => {
     writeStart = performance.now();
   };
   rig.onModelCall = () => {
-    firstCall ??= performance.now();
+    first.call ??= performance.now();
   };
   rig.listeners.push((event) => {
     if (event.type === "checkpoint.saved") writes.push({ iteration: event.iteration, ms: performance.now() - writeStart });
@@ -39,9 +45,10 @@ export async function measureCheckpoints(store: Store, stages: readonly number[]
     writes = [];
     const resumeMs: number[] = [];
     for (let r = 1; r <= resumes; r++) {
-      firstCall = null;
+      first.call = null;
       await rig.runUntil(stage + r);
-      if (firstCall !== null) resumeMs.push(firstCall - rig.runStartedAt);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
+      if (first.call !== null) resumeMs.push(first.call - rig.runStartedAt);
     }
     results.push({ iteration: stage, writeMs: [...atStage, ...writes.map((w) => w.ms)], resumeMs, liveContextTokens: context });
     writes = [];

@@ -2,49 +2,37 @@ import type { BenchArgs } from "../args.js";
 import { median, percentile, round } from "../util/stats.js";
 import { measureCheckpoints, type StageResult } from "./checkpoints.js";
 import { openDriver, type DriverName } from "./drivers.js";
-import { MemorySampler, type MemoryPeak } from "./memory.js";
+import { MemorySampler } from "./memory.js";
 import { measureOverhead } from "./overhead.js";
 import { renderRuntime } from "./report.js";
+import type { DriverResult, OverheadFigure, RuntimePlan } from "./results.js";
 import { measureWatcher } from "./watcher.js";
 
 // `pnpm bench runtime`: the loop itself, with a zero-latency model and no-op tools, on PGlite and
 // (when a server is given) Postgres. Every figure is a median over several runs or samples.
 
-export const CONTEXT_SIZES = [10_000, 100_000, 200_000] as const;
+const CONTEXT_SIZES = [10_000, 100_000, 200_000] as const;
 
-export interface RuntimePlan {
-  overheadRuns: number;
-  overheadIterations: number;
-  stages: number[];
-  resumes: number;
-  watcherIterations: number;
-  /** The paced watcher run: iterations and model latency. */
-  pacedIterations: number;
-  pacedModelMs: number;
-}
-
-export function runtimePlan(quick: boolean): RuntimePlan {
+function runtimePlan(quick: boolean): RuntimePlan {
   return quick
-    ? { overheadRuns: 1, overheadIterations: 8, stages: [10, 100], resumes: 2, watcherIterations: 60, pacedIterations: 10, pacedModelMs: 100 }
-    : { overheadRuns: 5, overheadIterations: 30, stages: [10, 100, 1000], resumes: 5, watcherIterations: 300, pacedIterations: 40, pacedModelMs: 100 };
-}
-
-export interface OverheadFigure {
-  contextTokens: number;
-  medianMs: number;
-  p95Ms: number;
-  /** Median of each run's median, for each run. */
-  runMediansMs: number[];
-  measuredContext: { min: number; max: number };
-}
-
-export interface DriverResult {
-  driver: DriverName;
-  overhead: OverheadFigure[];
-  checkpoints: Array<{ iteration: number; writeMedianMs: number; writeSamples: number; resumeMedianMs: number; resumeSamples: number; liveContextTokens: number }>;
-  watcher: { medianMs: number; p95Ms: number; samples: number };
-  watcherPaced: { medianMs: number; p95Ms: number; samples: number; modelMs: number };
-  peakMemory: MemoryPeak;
+    ? {
+        overheadRuns: 1,
+        overheadIterations: 8,
+        stages: [10, 100],
+        resumes: 2,
+        watcherIterations: 60,
+        pacedIterations: 10,
+        pacedModelMs: 100,
+      }
+    : {
+        overheadRuns: 5,
+        overheadIterations: 30,
+        stages: [10, 100, 1000],
+        resumes: 5,
+        watcherIterations: 300,
+        pacedIterations: 40,
+        pacedModelMs: 100,
+      };
 }
 
 export async function runtimeCommand(args: BenchArgs, log: (line: string) => void): Promise<{ json: unknown; markdown: string }> {
@@ -57,7 +45,15 @@ export async function runtimeCommand(args: BenchArgs, log: (line: string) => voi
   const results: DriverResult[] = [];
   for (const driver of drivers) results.push(await runDriver(driver, args.pg, plan, log));
   const peak = whole.stop();
-  const json = { bench: "runtime", version: 1, plan, drivers: results, skipped, peakMemory: peak, run: { durationMs: Date.now() - started, node: process.version } };
+  const json = {
+    bench: "runtime",
+    version: 1,
+    plan,
+    drivers: results,
+    skipped,
+    peakMemory: peak,
+    run: { durationMs: Date.now() - started, node: process.version },
+  };
   return { json, markdown: renderRuntime(results, plan, skipped, peak) };
 }
 
@@ -95,7 +91,12 @@ async function runDriver(driver: DriverName, pg: string | null, plan: RuntimePla
         liveContextTokens: s.liveContextTokens,
       })),
       watcher: { medianMs: round(median(latencies), 1), p95Ms: round(percentile(latencies, 95), 1), samples: latencies.length },
-      watcherPaced: { medianMs: round(median(paced), 1), p95Ms: round(percentile(paced, 95), 1), samples: paced.length, modelMs: plan.pacedModelMs },
+      watcherPaced: {
+        medianMs: round(median(paced), 1),
+        p95Ms: round(percentile(paced, 95), 1),
+        samples: paced.length,
+        modelMs: plan.pacedModelMs,
+      },
       peakMemory: memory.stop(),
     };
   } finally {

@@ -6,7 +6,7 @@ import { createRig } from "./rig.js";
 // checkpoints, events) minus the model's and the tools' own time. The window is raised to 1M tokens
 // so that the guard does not compact: the context stays at the size being measured.
 
-export const OVERHEAD_WINDOW = 1_000_000;
+const OVERHEAD_WINDOW = 1_000_000;
 
 export interface OverheadRun {
   samplesMs: number[];

@@ -1,12 +1,16 @@
-import type { DriverResult, RuntimePlan } from "./command.js";
+import type { DriverResult, RuntimePlan } from "./results.js";
 import type { MemoryPeak } from "./memory.js";
 
 // Markdown for the runtime bench: drivers side by side, medians.
 
 export function renderRuntime(results: readonly DriverResult[], plan: RuntimePlan, skipped: string | null, peak: MemoryPeak): string {
   const drivers = results.map((r) => r.driver);
-  const head = (first: string): string => [`| ${first} | ${drivers.join(" | ")} |`, `|---|${drivers.map(() => "---:").join("|")}|`].join("\n");
-  const overheadRows = results[0]!.overhead.map((o, k) => `| ${o.contextTokens / 1000}k tokens | ${results.map((r) => `${r.overhead[k]!.medianMs.toFixed(2)} (p95 ${r.overhead[k]!.p95Ms.toFixed(2)})`).join(" | ")} |`);
+  const head = (first: string): string =>
+    [`| ${first} | ${drivers.join(" | ")} |`, `|---|${drivers.map(() => "---:").join("|")}|`].join("\n");
+  const overheadRows = results[0]!.overhead.map(
+    (o, k) =>
+      `| ${o.contextTokens / 1000}k tokens | ${results.map((r) => `${r.overhead[k]!.medianMs.toFixed(2)} (p95 ${r.overhead[k]!.p95Ms.toFixed(2)})`).join(" | ")} |`,
+  );
   const cpRows = results[0]!.checkpoints.map((c, k) => {
     const cells = results.map((r) => {
       const x = r.checkpoints[k]!;

@@ -4,8 +4,6 @@ import {
   createContextManager,
   createEventPersister,
   defaultConfig,
-  loadHats,
-  loadPromptComponents,
   LoopControl,
   runLoop,
   type EventPersister,
@@ -14,6 +12,7 @@ import {
   type LoopOutcome,
   type Store,
 } from "@hatloop/core";
+import { loadHats, loadPromptComponents } from "./prompt-files.js";
 import { noopTools, TimeSink, zeroModel } from "./zero-model.js";
 
 // One session driven by the real runLoop, as the CLI drives it, over a real store: the real hats and
@@ -93,7 +92,15 @@ export async function createRig(store: Store, options: RigOptions): Promise<Rig>
           return "c".repeat(40);
         },
         headCommit: async () => "c".repeat(40),
-        facts: async () => ({ branch: "hatloop/bench", headCommit: "c".repeat(40), modifiedFiles: [], createdFiles: [], deletedFiles: [], diffstat: { files: 0, insertions: 0, deletions: 0 }, commits: [] }),
+        facts: async () => ({
+          branch: "hatloop/bench",
+          headCommit: "c".repeat(40),
+          modifiedFiles: [],
+          createdFiles: [],
+          deletedFiles: [],
+          diffstat: { filesChanged: 0, insertions: 0, deletions: 0 },
+          commits: [],
+        }),
       };
       control = new LoopControl();
       rig.runStartedAt = performance.now();
@@ -102,7 +109,10 @@ export async function createRig(store: Store, options: RigOptions): Promise<Rig>
           { sessionId, config },
           {
             store,
-            model: zeroModel({ fillTo: options.fillTo, delayMs: options.modelDelayMs, onCall: (filling) => rig.onModelCall?.(filling) }, work),
+            model: zeroModel(
+              { fillTo: options.fillTo, delayMs: options.modelDelayMs, onCall: (filling) => rig.onModelCall?.(filling) },
+              work,
+            ),
             tools: noopTools(work),
             hats,
             prompts,

@@ -9,7 +9,7 @@ describe("the runtime harness", () => {
   it("measures overhead only once the context has reached the requested size", async () => {
     const run = await measureOverhead(memoryStore(), 30_000, 5);
     expect(run.samplesMs).toHaveLength(5);
-    expect(run.samplesMs.every((ms) => ms >= 0 && ms < 1_000)).toBe(true);
+    expect(run.samplesMs.every((ms) => Number.isFinite(ms) && ms >= 0)).toBe(true); // how long is the bench's figure, not a claim here
     expect(run.contextTokens.min).toBeGreaterThanOrEqual(30_000);
     expect(run.contextTokens.max).toBeLessThan(60_000);
   });

@@ -8,7 +8,7 @@ import { codeBlock } from "../context/generator/vocabulary.js";
 // run); while the prompt is under `fillTo` tokens it asks for big results to grow the context fast.
 // Both time themselves, so the harness can subtract model and tool time from each iteration.
 
-export interface Timed {
+interface Timed {
   /** Milliseconds spent in the model and the tools since the last take(). */
   take(): number;
 }
@@ -24,7 +24,7 @@ export interface ZeroModelOptions {
   onCall?: (filling: boolean) => void;
 }
 
-export const BIG_RESULT_CHARS = 28_000;
+const BIG_RESULT_CHARS = 28_000;
 const FILL_CALLS = 6;
 
 export function zeroModel(options: ZeroModelOptions, clock: TimeSink): ModelPort {
@@ -39,7 +39,8 @@ export function zeroModel(options: ZeroModelOptions, clock: TimeSink): ModelPort
       const calls = filling ? FILL_CALLS : 1;
       const kind = filling ? "big" : "small";
       const content: ContentBlock[] = [{ type: "text", text: `Reading the next ${calls === 1 ? "file" : "files"} (call ${n}).` }];
-      for (let k = 0; k < calls; k++) content.push({ type: "tool_use", id: `toolu_rt_${n}_${k}`, name: "read_file", input: { path: `src/${kind}/file-${n}-${k}.ts` } });
+      for (let k = 0; k < calls; k++)
+        content.push({ type: "tool_use", id: `toolu_rt_${n}_${k}`, name: "read_file", input: { path: `src/${kind}/file-${n}-${k}.ts` } });
       const response: ModelResponse = {
         message: { role: "assistant", content },
         stopReason: "tool_use",

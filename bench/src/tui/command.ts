@@ -7,7 +7,9 @@ import { median } from "../util/stats.js";
 export async function tuiCommand(quick: boolean): Promise<{ json: unknown; markdown: string }> {
   const runs: TuiMeasurement[] = [];
   for (let i = 0; i < (quick ? 1 : 3); i++) runs.push(await measureTui({ events: quick ? 2_000 : 10_000, streamSeconds: quick ? 1 : 5 }));
-  const m = Object.fromEntries((Object.keys(runs[0]!) as Array<keyof TuiMeasurement>).map((k) => [k, median(runs.map((r) => r[k]))])) as unknown as TuiMeasurement;
+  const m = Object.fromEntries(
+    (Object.keys(runs[0]!) as Array<keyof TuiMeasurement>).map((k) => [k, median(runs.map((r) => r[k]))]),
+  ) as unknown as TuiMeasurement;
   const markdown = [
     "## TUI bench",
     "",

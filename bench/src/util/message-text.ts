@@ -21,7 +21,7 @@ function stringsIn(value: unknown): string[] {
   if (typeof value === "string") return [value];
   if (Array.isArray(value)) return value.flatMap(stringsIn);
   if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsIn);
-  return value === undefined || value === null ? [] : [String(value)];
+  return typeof value === "number" || typeof value === "boolean" || typeof value === "bigint" ? [String(value)] : [];
 }
 
 /** Token estimate of plain text, the same ratio as estimateTokens (4 characters per token). */

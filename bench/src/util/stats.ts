@@ -12,10 +12,6 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank]!;
 }
 
-export function mean(values: readonly number[]): number {
-  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
-}
-
 export function round(value: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;

@@ -1,10 +1,13 @@
 import { createConnection, createServer, type Socket } from "node:net";
-import { rmSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { ensureOwnerOnlyDir } from "./owner-only.js";
 
 // A tiny query protocol over a unix socket: one JSON object per line. The process holding the PGlite
 // directory runs the server; every other hatloop process sends its SQL here instead of opening the
 // directory itself. PGlite executes one query at a time, so requests from several clients and the
-// owner's own queries never interleave inside a statement.
+// owner's own queries never interleave inside a statement. The socket runs any SQL, so only this
+// user may connect: it is 0600 inside a 0700 directory of the user's own.
 
 export type RowMode = "array" | "object";
 export type Execute = (sql: string, params: unknown[], mode: RowMode) => Promise<unknown[]>;
@@ -24,9 +27,10 @@ export interface QueryServer {
 }
 
 /** Code of the reply to a request that arrived while the owner was closing: it did not run. */
-export const OWNER_CLOSING = "HATLOOP_OWNER_CLOSING";
+const OWNER_CLOSING = "HATLOOP_OWNER_CLOSING";
 
 export async function serveQueries(socketPath: string, execute: Execute): Promise<QueryServer> {
+  ensureOwnerOnlyDir(dirname(socketPath));
   rmSync(socketPath, { force: true });
   const sockets = new Set<Socket>();
   let running = 0;
@@ -63,6 +67,7 @@ export async function serveQueries(socketPath: string, execute: Execute): Promis
     server.once("error", reject);
     server.listen(socketPath, () => resolve());
   });
+  chmodSync(socketPath, 0o600);
   server.unref();
   return {
     async close() {
@@ -87,7 +92,7 @@ export class OwnerUnreachableError extends Error {
   }
 }
 
-export class QueryError extends Error {
+class QueryError extends Error {
   constructor(
     message: string,
     readonly code: string | undefined,
@@ -107,7 +112,8 @@ export class BrokerClient {
       const waiter = this.pending.get(response.id);
       if (!waiter) return;
       this.pending.delete(response.id);
-      if ("error" in response && response.error.code === OWNER_CLOSING) waiter.reject(new OwnerUnreachableError(response.error.message, false));
+      if ("error" in response && response.error.code === OWNER_CLOSING)
+        waiter.reject(new OwnerUnreachableError(response.error.message, false));
       else if ("error" in response) waiter.reject(new QueryError(response.error.message, response.error.code));
       else waiter.resolve(response.rows);
     });

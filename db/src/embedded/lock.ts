@@ -5,9 +5,13 @@ import { join } from "node:path";
 // process creates the lock directory; the owner's pid inside it tells the others whether it is still
 // alive. A lock left by a killed process is broken at once (no waiting for a timeout), under a second
 // atomic "breaker" directory so that two processes never break the same lock and then both own it.
+// The owner's start time is kept too: after a kill -9 its pid can be reused by an unrelated process,
+// which must not pass for the holder (every later process would wait for it, then fail).
 
 export interface LockOwner {
   pid: number;
+  /** Start time of the process (Linux: clock ticks after boot, /proc/PID/stat), when known. */
+  started?: number | null;
   socket: string;
   token: string;
   since: string;
@@ -22,7 +26,7 @@ export function acquireLock(lockDir: string, owner: LockOwner): Acquired {
     } catch (error) {
       if (!isCode(error, "EEXIST")) throw error;
       const current = readOwner(lockDir);
-      if (current && isAlive(current.pid)) return { kind: "held", owner: current };
+      if (current && isAlive(current)) return { kind: "held", owner: current };
       if (!current && ageMs(lockDir) < 2_000) return { kind: "held", owner: null }; // being created right now
       breakStale(lockDir, current);
       continue;
@@ -35,7 +39,7 @@ export function acquireLock(lockDir: string, owner: LockOwner): Acquired {
   return { kind: "held", owner: readOwner(lockDir) };
 }
 
-export function readOwner(lockDir: string): LockOwner | null {
+function readOwner(lockDir: string): LockOwner | null {
   try {
     return JSON.parse(readFileSync(join(lockDir, "owner.json"), "utf8")) as LockOwner;
   } catch {
@@ -43,12 +47,23 @@ export function readOwner(lockDir: string): LockOwner | null {
   }
 }
 
-export function isAlive(pid: number): boolean {
+export function isAlive(owner: Pick<LockOwner, "pid" | "started">): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    process.kill(owner.pid, 0);
   } catch (error) {
     return isCode(error, "EPERM");
+  }
+  const started = processStart(owner.pid);
+  return owner.started == null || started === null || started === owner.started;
+}
+
+/** Field 22 of /proc/PID/stat (after the command, which may hold spaces, in parentheses); null off Linux. */
+export function processStart(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  } catch {
+    return null;
   }
 }
 
@@ -65,7 +80,7 @@ function breakStale(lockDir: string, seen: LockOwner | null): void {
   try {
     const now = readOwner(lockDir);
     const unchanged = now?.token === seen?.token;
-    if (unchanged && (!now || !isAlive(now.pid))) rmSync(lockDir, { recursive: true, force: true });
+    if (unchanged && (!now || !isAlive(now))) rmSync(lockDir, { recursive: true, force: true });
   } finally {
     rmSync(breaker, { recursive: true, force: true });
   }

@@ -7,5 +7,5 @@ const TEXT_TYPES = { 1082: String, 1114: String, 1184: String } as unknown as Re
 
 export async function queryPglite(pg: PGlite, sql: string, params: unknown[], mode: RowMode): Promise<unknown[]> {
   const result = await pg.query(sql, params, { rowMode: mode, parsers: TEXT_TYPES });
-  return result.rows as unknown[];
+  return result.rows;
 }

@@ -3,9 +3,12 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { brokerSocketPath } from "../paths.js";
-import { acquireLock, isAlive } from "./lock.js";
+import { PRUNE_RECEIPTS } from "../resilience/receipts.js";
+import { BrokerClient, OwnerUnreachableError, serveQueries, type Execute, type QueryServer, type RowMode } from "./broker.js";
+import { DatabaseDamagedError, findDamage, findDamageDeeply } from "./damage.js";
+import { acquireLock, isAlive, processStart } from "./lock.js";
+import { readManifest, writeManifest } from "./manifest.js";
 import { queryPglite } from "./pglite-query.js";
-import { BrokerClient, OwnerUnreachableError, serveQueries, type QueryServer, type RowMode } from "./broker.js";
 
 // Routes every query of this process to the PGlite directory: directly when this process holds it,
 // through the holder's socket otherwise. When the holder exits, the next query promotes this process
@@ -17,11 +20,16 @@ export interface EmbeddedOptions {
   onOpen: (pg: PGlite) => Promise<void>;
   /** How long to wait for a holder that is still starting up. */
   connectTimeoutMs?: number;
+  /** Open a damaged directory anyway, without migrating it (`hatloop db check`). */
+  allowDamaged?: boolean;
 }
 
 type Route =
-  | { kind: "owner"; pg: PGlite; server: QueryServer; release: () => void }
+  | { kind: "owner"; pg: PGlite; server: QueryServer; release: () => void; damaged: boolean; wrote: boolean }
   | { kind: "client"; client: BrokerClient };
+
+/** Statements that write nothing (hatloop's reads all start so). */
+const READ = /^\s*select\s/i;
 
 /** About 20 s of retries while a departing owner hands the directory over. */
 const MAX_ATTEMPTS = 110;
@@ -40,13 +48,14 @@ export class EmbeddedRouter {
   async query(sql: string, params: unknown[], mode: RowMode): Promise<unknown[]> {
     for (let attempt = 1; ; attempt++) {
       const route = await this.current();
-      if (route.kind === "owner") return queryPglite(route.pg, sql, params, mode);
+      if (route.kind === "owner") return this.local(route)(sql, params, mode);
       try {
         return await route.client.query(sql, params, mode);
       } catch (error) {
-        // A read can always be retried; a write only if it never ran. While the owner closes, its
-        // lock is still held: keep trying until it is gone and this process can take over.
-        const retriable = error instanceof OwnerUnreachableError && (!error.sent || /^\s*select/i.test(sql));
+        // A read can always be retried here; a write only if it never ran (one that may have run is
+        // retried by resilient-query.ts, with its receipt). While the owner closes, its lock is
+        // still held: keep trying until it is gone and this process can take over.
+        const retriable = error instanceof OwnerUnreachableError && (!error.sent || READ.test(sql));
         if (!retriable || attempt >= MAX_ATTEMPTS) throw error;
         this.route = null;
         await new Promise((r) => setTimeout(r, Math.min(20 * attempt, 200)));
@@ -61,8 +70,18 @@ export class EmbeddedRouter {
     if (!route) return;
     if (route.kind === "client") return route.client.close();
     await route.server.close();
+    // Reads change no file size; a damaged directory keeps the manifest that shows the damage.
+    if (route.wrote && !route.damaged) await writeManifest(this.local(route), this.options.dataDir).catch(() => {});
     await route.pg.close();
     route.release();
+  }
+
+  /** Every check, a full read of every table included; null when another process holds the directory. */
+  async checkDeeply(tables: string[]): Promise<string[] | null> {
+    const route = await this.current();
+    if (route.kind !== "owner") return null;
+    const quick = await findDamage(this.local(route), this.options.dataDir, { thorough: true });
+    return [...quick, ...(await findDamageDeeply((script) => route.pg.exec(script), tables))];
   }
 
   private current(): Promise<Route> {
@@ -79,7 +98,13 @@ export class EmbeddedRouter {
     mkdirSync(dirname(dataDir), { recursive: true });
     const deadline = Date.now() + (this.options.connectTimeoutMs ?? 30_000);
     for (;;) {
-      const lock = acquireLock(lockDir, { pid: process.pid, socket, token: randomUUID(), since: new Date().toISOString() });
+      const lock = acquireLock(lockDir, {
+        pid: process.pid,
+        started: processStart(process.pid),
+        socket,
+        token: randomUUID(),
+        since: new Date().toISOString(),
+      });
       if (lock.kind === "acquired") {
         this.route = await this.becomeOwner(socket, lock.release);
         return this.route;
@@ -96,7 +121,7 @@ export class EmbeddedRouter {
         }
       }
       if (Date.now() > deadline) {
-        const who = owner ? `process ${owner.pid}${isAlive(owner.pid) ? "" : " (gone)"}` : "another process";
+        const who = owner ? `process ${owner.pid}${isAlive(owner) ? "" : " (gone)"}` : "another process";
         throw new Error(`the embedded database at ${dataDir} is held by ${who} and did not answer; set DATABASE_URL to use Postgres`);
       }
       await new Promise((r) => setTimeout(r, 100));
@@ -104,14 +129,34 @@ export class EmbeddedRouter {
   }
 
   private async becomeOwner(socket: string, release: () => void): Promise<Route> {
+    const { dataDir } = this.options;
+    let pg: PGlite | null = null;
     try {
-      const pg = await PGlite.create(this.options.dataDir);
-      await this.options.onOpen(pg);
-      const server = await serveQueries(socket, (sql, params, mode) => queryPglite(pg, sql, params, mode));
-      return { kind: "owner", pg, server, release };
+      pg = await PGlite.create(dataDir);
+      const execute = this.local({ pg });
+      // Checked before anything is written to it, migrations included.
+      const damage = await findDamage(execute, dataDir);
+      if (damage.length && !this.options.allowDamaged) throw new DatabaseDamagedError(dataDir, damage);
+      if (!damage.length) {
+        await this.options.onOpen(pg);
+        await execute(PRUNE_RECEIPTS, [], "object");
+      }
+      // Without a manifest, the next close writes one even if nothing else is written.
+      const owner = { pg, damaged: damage.length > 0, wrote: readManifest(dataDir) === null };
+      const server = await serveQueries(socket, this.local(owner));
+      return Object.assign(owner, { kind: "owner" as const, server, release });
     } catch (error) {
+      await pg?.close().catch(() => {});
       release();
       throw error;
     }
+  }
+
+  /** Queries on this process's PGlite; notes whether anything was written (see close()). */
+  private local(route: { pg: PGlite; wrote?: boolean }): Execute {
+    return (sql, params, mode) => {
+      if (!READ.test(sql)) route.wrote = true;
+      return queryPglite(route.pg, sql, params, mode);
+    };
   }
 }

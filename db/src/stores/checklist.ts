@@ -1,9 +1,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { ChecklistStore } from "@hatloop/core";
 import type { Db } from "../db.js";
+import { epochFor, type Fence } from "../fence.js";
 import { checklistItems } from "../schema.js";
 
-export function checklistStore(db: Db): ChecklistStore {
+export function checklistStore(db: Db, fence?: Fence): ChecklistStore {
   return {
     async upsert(sessionId, items) {
       if (items.length === 0) return;
@@ -11,16 +12,24 @@ export function checklistStore(db: Db): ChecklistStore {
       const base = sql<number>`(select coalesce(max(position), 0) from ${checklistItems} where session_id = ${sessionId})`;
       await db
         .insert(checklistItems)
-        .values(items.map((item, i) => ({ sessionId, itemId: item.id, description: item.description, position: sql<number>`${base} + ${i + 1}` })))
+        .values(
+          items.map((item, i) => ({
+            sessionId,
+            itemId: item.id,
+            description: item.description,
+            position: sql<number>`${base} + ${i + 1}`,
+            leaseEpoch: epochFor(fence, sessionId),
+          })),
+        )
         .onConflictDoUpdate({
           target: [checklistItems.sessionId, checklistItems.itemId],
-          set: { description: sql`excluded.description`, updatedAt: sql`now()` },
+          set: { description: sql`excluded.description`, updatedAt: sql`now()`, leaseEpoch: sql`excluded.lease_epoch` },
         });
     },
     async setStatus(sessionId, itemId, status, reason) {
       const updated = await db
         .update(checklistItems)
-        .set({ status, reason, updatedAt: sql`now()` })
+        .set({ status, reason, updatedAt: sql`now()`, leaseEpoch: epochFor(fence, sessionId) })
         .where(and(eq(checklistItems.sessionId, sessionId), eq(checklistItems.itemId, itemId)))
         .returning({ itemId: checklistItems.itemId });
       return updated.length > 0;

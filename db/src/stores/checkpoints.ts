@@ -1,16 +1,17 @@
 import { and, desc, eq, lt, notInArray, sql } from "drizzle-orm";
 import type { CheckpointRecord, CheckpointStore } from "@hatloop/core";
 import type { Db } from "../db.js";
+import { epochFor, type Fence } from "../fence.js";
 import { checkpoints } from "../schema.js";
 
 type Row = typeof checkpoints.$inferSelect;
 
 function toRecord(row: Row): CheckpointRecord {
-  const { id: _id, sessionId: _sessionId, ...rest } = row;
+  const { id: _id, sessionId: _sessionId, leaseEpoch: _leaseEpoch, ...rest } = row;
   return rest;
 }
 
-export function checkpointStore(db: Db): CheckpointStore {
+export function checkpointStore(db: Db, fence?: Fence): CheckpointStore {
   const ofSession = (sessionId: string) => eq(checkpoints.sessionId, sessionId);
   return {
     async append(sessionId, checkpoint) {
@@ -18,7 +19,7 @@ export function checkpointStore(db: Db): CheckpointStore {
       const nextSeq = sql<number>`(select coalesce(max(seq), 0) + 1 from ${checkpoints} where session_id = ${sessionId})`;
       const [row] = await db
         .insert(checkpoints)
-        .values({ ...checkpoint, sessionId, seq: nextSeq })
+        .values({ ...checkpoint, sessionId, seq: nextSeq, leaseEpoch: epochFor(fence, sessionId) })
         .returning();
       return toRecord(row!);
     },

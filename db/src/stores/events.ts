@@ -1,26 +1,46 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { EventStore, StoredEvent } from "@hatloop/core";
 import type { Db } from "../db.js";
+import { epochFor, type Fence } from "../fence.js";
 import { events } from "../schema.js";
 
 function toStored(row: typeof events.$inferSelect): StoredEvent {
-  return { id: row.id, sessionId: row.sessionId, iteration: row.iteration, type: row.type, payload: row.payload, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    iteration: row.iteration,
+    type: row.type,
+    payload: row.payload,
+    version: row.version,
+    createdAt: row.createdAt,
+  };
 }
 
 /** The channel watchers LISTEN on; the payload is the session id. */
-export const EVENTS_CHANNEL = "hatloop_events";
+const EVENTS_CHANNEL = "hatloop_events";
 
 export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 
 /** `listen` is given on Postgres: appends then NOTIFY, and watchers can subscribe. */
-export function eventStore(db: Db, listen?: Listen): EventStore {
+export function eventStore(db: Db, listen?: Listen, fence?: Fence): EventStore {
   return {
     async append(sessionId, batch) {
       if (batch.length === 0) return;
-      await db.insert(events).values(batch.map((e) => ({ sessionId, iteration: e.iteration, type: e.type, payload: e.payload })));
+      await db.insert(events).values(
+        batch.map((e) => ({
+          sessionId,
+          iteration: e.iteration,
+          type: e.type,
+          payload: e.payload,
+          version: e.version ?? null,
+          leaseEpoch: epochFor(fence, sessionId),
+        })),
+      );
       if (listen) await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${sessionId})`);
     },
-    ...(listen ? { subscribe: (sessionId: string, onAppend: () => void) => listen(EVENTS_CHANNEL, (payload) => payload === sessionId && onAppend()) } : {}),
+    ...(listen
+      ? { subscribe: (sessionId: string, onAppend: () => void) => listen(EVENTS_CHANNEL, (payload) => payload === sessionId && onAppend()) }
+      : {}),
     async after(sessionId, afterId, limit = 500) {
       const rows = await db
         .select()

@@ -20,13 +20,18 @@ export function memoryStore(db: Db): MemoryStore {
         .where(eq(memories.id, id));
     },
     async supersede(id, byId) {
-      await db.update(memories).set({ status: "superseded", supersededBy: byId, updatedAt: sql`now()` }).where(eq(memories.id, id));
+      await db
+        .update(memories)
+        .set({ status: "superseded", supersededBy: byId, updatedAt: sql`now()` })
+        .where(eq(memories.id, id));
     },
     async listActive(repoPath, options = {}) {
       const rows = await db
         .select()
         .from(memories)
-        .where(and(eq(memories.repoPath, repoPath), eq(memories.status, "active"), options.kind ? eq(memories.kind, options.kind) : undefined))
+        .where(
+          and(eq(memories.repoPath, repoPath), eq(memories.status, "active"), options.kind ? eq(memories.kind, options.kind) : undefined),
+        )
         .orderBy(desc(memories.confidence), desc(memories.updatedAt))
         .limit(options.limit ?? 50);
       return rows.map(toRecord);

@@ -2,7 +2,9 @@ import { and, asc, between, desc, eq, inArray, notInArray, sql } from "drizzle-o
 import type { Message } from "@hatloop/context";
 import type { MessageStore, StoredMessage } from "@hatloop/core";
 import type { Db } from "../db.js";
+import { epochFor, type Fence } from "../fence.js";
 import { messages } from "../schema.js";
+import { searchableWords } from "../stored-value.js";
 
 // Never select the tsvector column: it is as large as the content and only the index needs it.
 const columns = {
@@ -30,7 +32,7 @@ function toStored(row: Row): StoredMessage {
   };
 }
 
-export function messageStore(db: Db): MessageStore {
+export function messageStore(db: Db, fence?: Fence): MessageStore {
   return {
     async append(sessionId, batch) {
       if (batch.length === 0) return;
@@ -44,6 +46,7 @@ export function messageStore(db: Db): MessageStore {
           kind: m.kind,
           content: m.message.content,
           tokenEstimate: m.tokenEstimate,
+          leaseEpoch: epochFor(fence, sessionId),
         })),
       );
     },
@@ -76,7 +79,7 @@ export function messageStore(db: Db): MessageStore {
     },
     async search(sessionId, query, options = {}) {
       // websearch_to_tsquery accepts anything a person types (quotes, OR, -word) without syntax errors.
-      const tsquery = sql`websearch_to_tsquery('english', ${query})`;
+      const tsquery = sql`websearch_to_tsquery('english', ${searchableWords(query)})`;
       const rank = sql<number>`ts_rank(${messages.search}, ${tsquery})`.mapWith(Number);
       const rows = await db
         .select({ ...columns, rank })
@@ -93,7 +96,14 @@ export function messageStore(db: Db): MessageStore {
         .limit(options.limit ?? 5);
       return rows.map((r) => {
         const stored = toStored(r);
-        return { seq: stored.seq, kind: stored.kind, iteration: stored.iteration, role: stored.message.role, rank: r.rank, message: stored.message };
+        return {
+          seq: stored.seq,
+          kind: stored.kind,
+          iteration: stored.iteration,
+          role: stored.message.role,
+          rank: r.rank,
+          message: stored.message,
+        };
       });
     },
   };

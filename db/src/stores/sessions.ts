@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, like, sql } from "drizzle-orm";
-import type { NewSession, SessionPatch, SessionRecord, SessionStore, Usage } from "@hatloop/core";
+import { and, desc, eq, inArray, isNull, like, lt, or, sql } from "drizzle-orm";
+import { LeaseLostError, type NewSession, type SessionPatch, type SessionRecord, type SessionStore, type Usage } from "@hatloop/core";
 import type { Db } from "../db.js";
+import type { Fence } from "../fence.js";
 import { sessions } from "../schema.js";
 
 type Row = typeof sessions.$inferSelect;
@@ -48,6 +49,7 @@ function toRecord(row: Row): SessionRecord {
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
     heartbeatAt: row.heartbeatAt,
+    lease: { epoch: row.leaseEpoch, holder: row.leaseHolder, expiresAt: row.leaseExpiresAt },
   };
 }
 
@@ -61,7 +63,16 @@ function toColumns(patch: SessionPatch): Partial<typeof sessions.$inferInsert> {
   };
 }
 
-export function sessionStore(db: Db): SessionStore {
+/** now() + ms, computed by the database so every runner measures leases on one clock. */
+const inMs = (ms: number) => sql`now() + ${ms}::double precision * interval '1 millisecond'`;
+
+export function sessionStore(db: Db, fence?: Fence): SessionStore {
+  // A fenced runner changes its session's row only while it holds the lease.
+  const target = (id: string) =>
+    fence && fence.sessionId === id ? and(eq(sessions.id, id), eq(sessions.leaseEpoch, fence.epoch)) : eq(sessions.id, id);
+  const fenced = (id: string, changed: unknown[]) => {
+    if (fence && fence.sessionId === id && changed.length === 0) throw new LeaseLostError(id);
+  };
   return {
     async create(session: NewSession) {
       const [row] = await db
@@ -78,7 +89,11 @@ export function sessionStore(db: Db): SessionStore {
       const exact = await this.get(idOrPrefix);
       if (exact) return { session: exact };
       const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-      const rows = await db.select().from(sessions).where(like(sessions.id, `${escaped}%`)).limit(10);
+      const rows = await db
+        .select()
+        .from(sessions)
+        .where(like(sessions.id, `${escaped}%`))
+        .limit(10);
       if (rows.length === 0) return null;
       if (rows.length === 1) return { session: toRecord(rows[0]!) };
       return { ambiguous: rows.map((r) => r.id) };
@@ -93,13 +108,15 @@ export function sessionStore(db: Db): SessionStore {
       return rows.map(toRecord);
     },
     async update(id, patch) {
-      await db
+      const changed = await db
         .update(sessions)
         .set({ ...toColumns(patch), updatedAt: sql`now()` })
-        .where(eq(sessions.id, id));
+        .where(target(id))
+        .returning({ id: sessions.id });
+      fenced(id, changed);
     },
     async addUsage(id, usage: Usage, costUsd) {
-      await db
+      const changed = await db
         .update(sessions)
         .set({
           inputTokens: sql`${sessions.inputTokens} + ${usage.inputTokens}`,
@@ -109,10 +126,39 @@ export function sessionStore(db: Db): SessionStore {
           costUsd: sql`${sessions.costUsd} + ${costUsd}`,
           updatedAt: sql`now()`,
         })
-        .where(and(eq(sessions.id, id)));
+        .where(target(id))
+        .returning({ id: sessions.id });
+      fenced(id, changed);
     },
     async delete(id) {
       await db.delete(sessions).where(eq(sessions.id, id));
+    },
+    async acquireLease(id, holder, ttlMs, options = {}) {
+      const free = or(
+        isNull(sessions.leaseExpiresAt),
+        lt(sessions.leaseExpiresAt, sql`now()`),
+        options.takeOverFrom ? eq(sessions.leaseHolder, options.takeOverFrom) : undefined,
+      );
+      const [row] = await db
+        .update(sessions)
+        .set({ leaseEpoch: sql`${sessions.leaseEpoch} + 1`, leaseHolder: holder, leaseExpiresAt: inMs(ttlMs), heartbeatAt: sql`now()` })
+        .where(and(eq(sessions.id, id), free))
+        .returning({ epoch: sessions.leaseEpoch });
+      return row?.epoch ?? null;
+    },
+    async renewLease(id, epoch, ttlMs) {
+      const renewed = await db
+        .update(sessions)
+        .set({ leaseExpiresAt: inMs(ttlMs), heartbeatAt: sql`now()` })
+        .where(and(eq(sessions.id, id), eq(sessions.leaseEpoch, epoch)))
+        .returning({ id: sessions.id });
+      return renewed.length > 0;
+    },
+    async releaseLease(id, epoch) {
+      await db
+        .update(sessions)
+        .set({ leaseExpiresAt: null, leaseHolder: null })
+        .where(and(eq(sessions.id, id), eq(sessions.leaseEpoch, epoch)));
     },
   };
 }

@@ -1,6 +1,6 @@
 // Text that hatloop itself injects into the conversation starts with one of these markers, so it can
-// be recognised later and never mistaken for something the user said (seed 000: injected-text
-// filtering). Every producer of injected text must use them; the filters only know these.
+// be recognised later and never mistaken for something the user said (docs/design/checkpoint-quality.md: injected
+// text is not the user). Every producer of injected text must use them; the filters only know these.
 
 export const MARKERS = {
   /** The context gauge line shown to the model at >= the gauge threshold. */
@@ -18,3 +18,17 @@ export const MARKERS = {
   /** The continuation prompt hatloop sends between iterations. */
   continuation: "[hatloop]",
 } as const;
+
+/**
+ * Text other agents inject as role "user" (checkpoint injection, compaction
+ * summaries, token gauge lines). Real transcripts the bench replays carry them. Matched exactly as
+ * they write them: case-sensitive, `anywhere` in the text or at its `start`.
+ */
+export const FOREIGN_MARKERS: readonly { text: string; at: "start" | "anywhere" }[] = [
+  { text: "<checkpoint-data", at: "anywhere" },
+  { text: "schema: openclaw/checkpoint", at: "anywhere" },
+  { text: "Summary unavailable", at: "start" },
+  { text: "This summary covers", at: "start" },
+  { text: "Token utilization:", at: "start" },
+  { text: "## Token Gauge", at: "start" },
+];

@@ -14,7 +14,15 @@ describe("message helpers", () => {
     role: "user",
     content: [
       { type: "tool_result", tool_use_id: "t1", content: "export const a = 1;" },
-      { type: "tool_result", tool_use_id: "t2", content: [{ type: "text", text: "a.ts:1" }, { type: "image", source: { type: "url", url: "x" } }], is_error: true },
+      {
+        type: "tool_result",
+        tool_use_id: "t2",
+        content: [
+          { type: "text", text: "a.ts:1" },
+          { type: "image", source: { type: "url", url: "x" } },
+        ],
+        is_error: true,
+      },
     ],
   };
 

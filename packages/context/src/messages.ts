@@ -30,14 +30,14 @@ export interface ImageBlock {
 }
 
 /** The model's thinking; must go back to the API exactly as received (the signature verifies it). */
-export interface ThinkingBlock {
+interface ThinkingBlock {
   type: "thinking";
   thinking: string;
   signature: string;
 }
 
 /** Thinking the API encrypted; opaque, passed back unchanged. */
-export interface RedactedThinkingBlock {
+interface RedactedThinkingBlock {
   type: "redacted_thinking";
   data: string;
 }

@@ -15,9 +15,19 @@ describe("config schema", () => {
 
   it("fills every default", () => {
     const config = defaultConfig();
-    expect(config.context).toEqual({ gaugePct: 70, warnPct: 80, compactPct: 90, targetPct: 80, recallCapTokens: 4000, keepTurns: 4, maxStubs: 40, llmSummary: true });
+    expect(config.context).toEqual({
+      policy: "balanced",
+      gaugePct: 70,
+      warnPct: 80,
+      compactPct: 90,
+      targetPct: 80,
+      recallCapTokens: 4000,
+      keepTurns: 4,
+      maxStubs: 40,
+      llmSummary: true,
+    });
     expect(config.gates).toEqual({ timeout: 300_000, detect: true });
-    expect(config.tools).toEqual({ commandTimeout: 120_000, maxResultChars: 30_000 });
+    expect(config.tools).toEqual({ commandTimeout: 120_000, maxResultChars: 30_000, passEnv: [] });
   });
 
   it("rejects unknown keys at every level and out-of-order thresholds", () => {

@@ -26,20 +26,37 @@ export const contextConfigSchema = z
      * The working window the guard manages. Default: the model's window, capped at 200k tokens,
      * because every token sent is paid for on every call; raise it for the 1M-token models.
      */
-    window: positiveInt.optional(),
-    gaugePct: percent.default(70),
-    warnPct: percent.default(80),
-    compactPct: percent.default(90),
+    window: positiveInt
+      .optional()
+      .describe("The window the guard manages (raise it to use a 1M-token window). Unset: the model's window, at most 200k."),
+    /**
+     * When to compact and how much to keep, from what the context costs (see context/policy.ts):
+     * economy keeps least and compacts often (cheapest, more recall), roomy keeps most, zones only
+     * compacts at compactPct (no cost policy). The zones below stay the upper bounds of every policy.
+     */
+    policy: z
+      .enum(["economy", "balanced", "roomy", "zones"])
+      .default("balanced")
+      .describe(
+        "When and to what size to compact: `economy` / `balanced` / `roomy` (cost model, keeping 8 / 12 / 25% of the window) or `zones` (fixed zones only); see [context.md](context.md).",
+      ),
+    gaugePct: percent.default(70).describe("Guard zone, % of the window: from here the model sees a one-line context gauge."),
+    warnPct: percent.default(80).describe("Guard zone: from here a warn checkpoint is written."),
+    compactPct: percent.default(90).describe("Guard zone: from here the next model call is preceded by a compaction."),
     /** Progressive removal aims under this share of the compaction threshold. */
-    targetPct: percent.default(80),
+    targetPct: percent
+      .default(80)
+      .describe("Removal target, % of the compaction threshold (the upper bound; the policy's residual is usually lower)."),
     /** Upper bound of the automatic recalled-context block (also capped at 10% of the window). */
-    recallCapTokens: positiveInt.default(4_000),
+    recallCapTokens: positiveInt.default(4_000).describe("Cap of the recalled-context block (also at most 10% of the window)."),
     /** Whole turns kept verbatim by turn-aware pruning. */
-    keepTurns: positiveInt.default(4),
+    keepTurns: positiveInt.default(4).describe("Whole recent turns kept by turn-aware pruning."),
     /** Stubbed tool results the live context may carry; past this, compaction prunes old turns instead. */
-    maxStubs: positiveInt.default(40),
+    maxStubs: positiveInt
+      .default(40)
+      .describe("Stubbed results the live context may carry; past this, compaction prunes old turns (summarised) instead."),
     /** Use the model for structured summaries and fact extraction (falls back to rules on error). */
-    llmSummary: z.boolean().default(true),
+    llmSummary: z.boolean().default(true).describe("Structured LLM summaries and fact extraction (mechanical fallback on any error)."),
   })
   .strict()
   .refine((c) => c.gaugePct <= c.warnPct && c.warnPct <= c.compactPct, {
@@ -49,41 +66,127 @@ export const contextConfigSchema = z
 
 export const gatesConfigSchema = z
   .object({
-    test: z.string().optional(),
-    lint: z.string().optional(),
-    build: z.string().optional(),
-    timeout: duration.default(300_000),
+    test: z.string().optional().describe("Quality-gate command for the tests. Unset: detected from the project's files (`gates.detect`)."),
+    lint: z.string().optional().describe("Quality-gate command for the linter. Unset: detected."),
+    build: z.string().optional().describe("Quality-gate command for the build. Unset: detected."),
+    timeout: duration.default(300_000).describe("Per gate command."),
     /** Detect commands from the project's files when none are configured. */
-    detect: z.boolean().default(true),
+    detect: z.boolean().default(true).describe("Detect gate commands from the project's files when none are configured."),
   })
   .strict();
 
 export const configSchema = z
   .object({
-    model: z.string().min(1).default("claude-sonnet-5-5"),
-    summaryModel: z.string().min(1).default("claude-haiku-4-5"),
-    databaseUrl: z.string().min(1).optional(),
-    hat: z.string().min(1).default("planner"),
-    maxIterations: positiveInt.default(100),
-    maxTokens: positiveInt.optional(),
-    maxCostUsd: z.number().positive().optional(),
-    maxRuntime: duration.default(4 * 3_600_000),
-    maxOutputTokens: positiveInt.default(8_192),
+    model: z.string().min(1).default("claude-sonnet-5-5").describe("Model for the loop (`scripted:FILE` replays a scenario offline)."),
+    summaryModel: z.string().min(1).default("claude-haiku-4-5").describe("Cheaper model for structured summaries."),
+    databaseUrl: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("`postgres://...`, a PGlite directory, or `memory://`. Unset: the embedded database ([data.md](data.md))."),
+    hat: z.string().min(1).default("planner").describe("Starting hat."),
+    maxIterations: positiveInt.default(100).describe("Budget: iterations."),
+    maxTokens: positiveInt.optional().describe("Budget: input + output tokens. Unset: no limit."),
+    maxCostUsd: z.number().positive().optional().describe("Budget: dollars. Unset: no limit."),
+    maxRuntime: duration.default(4 * 3_600_000).describe("Budget: wall time (`90s`, `15m`, `4h`, `1d` or milliseconds)."),
+    maxOutputTokens: positiveInt
+      .default(8_192)
+      .describe("Output tokens per model call (raised once to the model's maximum when a tool call is cut)."),
+    /**
+     * Patience with a failing API (429, 5xx, 529, dropped connections): attempts per model call, and
+     * the longest backoff between two. The defaults ride out an outage of about ten minutes.
+     */
+    retry: z
+      .object({
+        maxAttempts: positiveInt
+          .default(10)
+          .describe("Attempts per model call on 429/5xx/529/dropped connections (about ten minutes of outage in all)."),
+        maxDelay: duration.default(120_000).describe("The longest backoff between two attempts."),
+      })
+      .strict()
+      .default({ maxAttempts: 10, maxDelay: 120_000 }),
     context: contextConfigSchema.default(contextConfigSchema.parse({})),
     checkpoint: z
-      .object({ interval: positiveInt.default(5), retain: positiveInt.default(20) })
+      .object({
+        interval: positiveInt.default(5).describe("Checkpoint every N iterations."),
+        retain: positiveInt.default(20).describe("Keep the last K checkpoints (and the first, every completion and every failure)."),
+      })
       .strict()
       .default({ interval: 5, retain: 20 }),
     gates: gatesConfigSchema.default(gatesConfigSchema.parse({})),
     tools: z
       .object({
-        commandTimeout: duration.default(120_000),
-        maxResultChars: positiveInt.default(30_000),
+        commandTimeout: duration.default(120_000).describe("`run_command` timeout."),
+        maxResultChars: positiveInt.default(30_000).describe("Tool results above this are truncated, tail kept."),
+        /**
+         * Environment variables passed to the agent's commands and the gates beyond the default
+         * allow-list (PATH, HOME, LANG, ...); `NAME_*` passes a prefix. hatloop's own never pass.
+         */
+        passEnv: z
+          .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, "expected a variable name, or a prefix ending in *"))
+          .default([])
+          .describe(
+            "Environment variables the agent's commands and the gates get beyond the allow-list (`NAME`, or `PREFIX_*`; in the environment as JSON: `HATLOOP_TOOLS__PASS_ENV='[\"NPM_TOKEN\"]'`).",
+          ),
       })
       .strict()
-      .default({ commandTimeout: 120_000, maxResultChars: 30_000 }),
+      .default({ commandTimeout: 120_000, maxResultChars: 30_000, passEnv: [] }),
+    /**
+     * How long a run's claim on its session (the lease) lasts without renewal; it is renewed every
+     * quarter of this. A session whose runner was killed or hung can be resumed after this long.
+     */
+    leaseTtl: duration
+      .default(60_000)
+      .describe(
+        "How long a run's claim on its session outlives its last renewal (renewed every quarter of it); a stalled runner can be taken over after this.",
+      ),
+    /**
+     * An unreachable database (stopped, restarting, hung, network down) is waited for with backoff
+     * for up to outageTimeout, then the run stops (exit 75, resumable). A query with no answer for
+     * queryTimeout counts as unreachable (a hung server keeps its connections open).
+     */
+    database: z
+      .object({
+        outageTimeout: duration
+          .default(300_000)
+          .describe("How long an unreachable database is waited for (backoff up to 2 s) before the run stops with exit 75, resumable."),
+        queryTimeout: duration
+          .refine((ms) => ms >= 1_000, "expected at least 1s")
+          .default(30_000)
+          .describe("A query with no answer for this long counts as the database being unreachable (a hung server); at least `1s`."),
+      })
+      .strict()
+      .default({ outageTimeout: 300_000, queryTimeout: 30_000 }),
+    /**
+     * The fleet (hatloop submit / worker): how many sessions of one repository run at once across
+     * all workers (unset: no limit); the queue's job heartbeat (a job whose worker stops beating this
+     * long is handed to another; at least 10s); how often the queue's supervisor looks for such jobs;
+     * how often a worker polls for new jobs and for stop requests; how often a session may go back
+     * to the queue (drains and crashes) before it is given up.
+     */
+    fleet: z
+      .object({
+        maxPerRepo: positiveInt.optional().describe("Sessions of one repository that run at once across all workers. Unset: no limit."),
+        heartbeat: duration
+          .refine((ms) => ms >= 10_000, "expected at least 10s")
+          .default(30_000)
+          .describe("The queue's job heartbeat: a job whose worker stops beating this long goes to another worker; at least `10s`."),
+        supervise: duration
+          .refine((ms) => ms >= 1_000, "expected at least 1s")
+          .default(10_000)
+          .describe("How often the queue's supervisor looks for jobs whose worker stopped."),
+        poll: duration
+          .refine((ms) => ms >= 500, "expected at least 500ms")
+          .default(2_000)
+          .describe("How often a worker polls for new jobs and for stop requests."),
+        retryLimit: positiveInt
+          .default(50)
+          .describe("How often a session may go back to the queue (drains and crashes) before it is given up."),
+      })
+      .strict()
+      .default({ heartbeat: 30_000, supervise: 10_000, poll: 2_000, retryLimit: 50 }),
     /** Where task worktrees go; default: a sibling directory of the repository. */
-    worktreeDir: z.string().optional(),
+    worktreeDir: z.string().optional().describe("Where task worktrees go. Unset: beside the repository (`../.hatloop-worktrees/`)."),
   })
   .strict();
 

@@ -34,7 +34,12 @@ describe("pricing", () => {
   it("prices the current line-up as published, including Opus 5.5's cache-read price", () => {
     expect(costOf("claude-sonnet-5-5", million)).toBeCloseTo(12, 10);
     expect(costOf("sonnet", million)).toBeCloseTo(12, 10);
-    expect(priceOf("claude-sonnet-5")).toMatchObject({ family: "claude-sonnet-5", inputPerMTok: 2, cacheReadPerMTok: 0.2, cacheWritePerMTok: 2.5 });
+    expect(priceOf("claude-sonnet-5")).toMatchObject({
+      family: "claude-sonnet-5",
+      inputPerMTok: 2,
+      cacheReadPerMTok: 0.2,
+      cacheWritePerMTok: 2.5,
+    });
     expect(priceOf("claude-opus-5-5")).toMatchObject({ inputPerMTok: 4, outputPerMTok: 20, cacheReadPerMTok: 0.2, cacheWritePerMTok: 5 });
     expect(priceOf("claude-opus-5")).toMatchObject({ family: "claude-opus-5", inputPerMTok: 5 });
     expect(priceOf("claude-fable-5-1")).toMatchObject({ inputPerMTok: 10, outputPerMTok: 50 });

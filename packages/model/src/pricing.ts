@@ -1,6 +1,7 @@
 import type { Usage } from "@hatloop/core";
 
-// List prices in US dollars per million tokens (platform.claude.com model pages, November 2026).
+// List prices in US dollars per million tokens and output limits (platform.claude.com model pages,
+// November 2026).
 // Cache writes are priced for the 5-minute TTL (1.25x input) and cache reads at 0.1x input, as the
 // API bills them, unless a model's page lists another read price.
 
@@ -12,6 +13,8 @@ export interface ModelPrice {
   cacheWritePerMTok: number;
   cacheReadPerMTok: number;
   contextWindow: number;
+  /** The most output tokens one response may have (max_tokens above it is a 400). */
+  maxOutputTokens: number;
   /** False when the id matched nothing and Sonnet prices were assumed; callers should say so. */
   known: boolean;
 }
@@ -25,27 +28,46 @@ interface PriceEntry {
   /** When the published cache-read price is not 0.1x input. */
   cacheRead?: number;
   contextWindow?: number;
+  /** Output limit per response (the models overview's "max output"). */
+  maxOutput: number;
 }
 
 const DEFAULT_CONTEXT_WINDOW = 200_000;
+/** For an unknown id: the smallest limit of the current families, so max_tokens never overshoots. */
+const DEFAULT_MAX_OUTPUT = 32_000;
 
 const PRICE_TABLE: PriceEntry[] = [
-  { family: "claude-fable-5-1", prefixes: ["fable-5-1", "fable-5.1"], input: 10, output: 50, contextWindow: 1_000_000 },
-  { family: "claude-opus-5-5", prefixes: ["opus-5-5", "opus-5.5"], input: 4, output: 20, cacheRead: 0.2, contextWindow: 1_000_000 },
-  { family: "claude-opus-5", prefixes: ["opus-5", "opus-5-0"], input: 5, output: 25, contextWindow: 1_000_000 },
-  { family: "claude-sonnet-5-5", prefixes: ["sonnet-5-5", "sonnet-5.5"], input: 2, output: 10, contextWindow: 1_000_000 },
-  { family: "claude-sonnet-5", prefixes: ["sonnet-5", "sonnet-5-0"], input: 2, output: 10, contextWindow: 1_000_000 },
-  { family: "claude-opus-4-5", prefixes: ["opus-4-5", "opus-4.5"], input: 5, output: 25 },
-  { family: "claude-opus-4-1", prefixes: ["opus-4-1", "opus-4.1"], input: 15, output: 75 },
-  { family: "claude-opus-4", prefixes: ["opus-4", "opus-4-0"], input: 15, output: 75 },
-  { family: "claude-sonnet-4-5", prefixes: ["sonnet-4-5", "sonnet-4.5"], input: 3, output: 15 },
-  { family: "claude-sonnet-4", prefixes: ["sonnet-4", "sonnet-4-0"], input: 3, output: 15 },
-  { family: "claude-haiku-4-5", prefixes: ["haiku-4-5", "haiku-4.5"], input: 1, output: 5 },
-  { family: "claude-3-7-sonnet", prefixes: ["3-7-sonnet"], input: 3, output: 15 },
-  { family: "claude-3-5-sonnet", prefixes: ["3-5-sonnet"], input: 3, output: 15 },
-  { family: "claude-3-5-haiku", prefixes: ["3-5-haiku"], input: 0.8, output: 4 },
-  { family: "claude-3-opus", prefixes: ["3-opus"], input: 15, output: 75 },
-  { family: "claude-3-haiku", prefixes: ["3-haiku"], input: 0.25, output: 1.25 },
+  { family: "claude-fable-5-1", prefixes: ["fable-5-1", "fable-5.1"], input: 10, output: 50, contextWindow: 1_000_000, maxOutput: 128_000 },
+  {
+    family: "claude-opus-5-5",
+    prefixes: ["opus-5-5", "opus-5.5"],
+    input: 4,
+    output: 20,
+    cacheRead: 0.2,
+    contextWindow: 1_000_000,
+    maxOutput: 128_000,
+  },
+  { family: "claude-opus-5", prefixes: ["opus-5", "opus-5-0"], input: 5, output: 25, contextWindow: 1_000_000, maxOutput: 128_000 },
+  {
+    family: "claude-sonnet-5-5",
+    prefixes: ["sonnet-5-5", "sonnet-5.5"],
+    input: 2,
+    output: 10,
+    contextWindow: 1_000_000,
+    maxOutput: 128_000,
+  },
+  { family: "claude-sonnet-5", prefixes: ["sonnet-5", "sonnet-5-0"], input: 2, output: 10, contextWindow: 1_000_000, maxOutput: 128_000 },
+  { family: "claude-opus-4-5", prefixes: ["opus-4-5", "opus-4.5"], input: 5, output: 25, maxOutput: 64_000 },
+  { family: "claude-opus-4-1", prefixes: ["opus-4-1", "opus-4.1"], input: 15, output: 75, maxOutput: 32_000 },
+  { family: "claude-opus-4", prefixes: ["opus-4", "opus-4-0"], input: 15, output: 75, maxOutput: 32_000 },
+  { family: "claude-sonnet-4-5", prefixes: ["sonnet-4-5", "sonnet-4.5"], input: 3, output: 15, maxOutput: 64_000 },
+  { family: "claude-sonnet-4", prefixes: ["sonnet-4", "sonnet-4-0"], input: 3, output: 15, maxOutput: 64_000 },
+  { family: "claude-haiku-4-5", prefixes: ["haiku-4-5", "haiku-4.5"], input: 1, output: 5, maxOutput: 64_000 },
+  { family: "claude-3-7-sonnet", prefixes: ["3-7-sonnet"], input: 3, output: 15, maxOutput: 64_000 },
+  { family: "claude-3-5-sonnet", prefixes: ["3-5-sonnet"], input: 3, output: 15, maxOutput: 8_192 },
+  { family: "claude-3-5-haiku", prefixes: ["3-5-haiku"], input: 0.8, output: 4, maxOutput: 8_192 },
+  { family: "claude-3-opus", prefixes: ["3-opus"], input: 15, output: 75, maxOutput: 4_096 },
+  { family: "claude-3-haiku", prefixes: ["3-haiku"], input: 0.25, output: 1.25, maxOutput: 4_096 },
 ];
 
 // Bare aliases name the newest model of a tier.
@@ -83,6 +105,7 @@ export function priceOf(model: string): ModelPrice {
     cacheReadPerMTok: chosen.cacheRead ?? chosen.input * 0.1,
     // An unknown model gets the conservative window: guessing too large would overflow it.
     contextWindow: entry?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    maxOutputTokens: entry?.maxOutput ?? DEFAULT_MAX_OUTPUT,
     known: entry !== undefined,
   };
 }
@@ -104,4 +127,8 @@ export function costOf(model: string, usage: Usage): number {
 
 export function contextWindowOf(model: string): number {
   return priceOf(model).contextWindow;
+}
+
+export function maxOutputTokensOf(model: string): number {
+  return priceOf(model).maxOutputTokens;
 }

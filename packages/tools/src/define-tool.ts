@@ -22,12 +22,13 @@ export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>)
     spec,
     async run(rawInput, context) {
       if (context.signal.aborted) return failure(`${definition.name} was not run: the iteration was aborted`);
-      const parsed = definition.input.safeParse(rawInput ?? {});
+      const parsed = definition.input.safeParse(rawInput);
       if (!parsed.success) return failure(`invalid input for ${definition.name}: ${describeIssues(parsed.error)}`);
       try {
         return await definition.run(parsed.data, context);
       } catch (error) {
         if (error instanceof ToolError) return failure(error.message);
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
         if (context.signal.aborted) return failure(`${definition.name} was aborted`);
         return failure(`${definition.name} failed: ${errorMessage(error)}`);
       }
@@ -44,9 +45,7 @@ export function success(content: string, meta?: ToolResult["meta"]): ToolResult 
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
-    .join("; ");
+  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
 }
 
 const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);

@@ -17,11 +17,15 @@ export type { GateBaseline, BaselineCheck, GateRunOptions } from "./gates/run-ga
 export { extractFailureLines, normaliseFailureLine } from "./gates/failure-lines.js";
 export { formatGateReport } from "./gates/format-report.js";
 
-export { createTaskWorktree, inPlaceWorkspace, removeTaskWorktree, taskBranchName } from "./git/worktree.js";
+export { createTaskWorktree, findRepository, inPlaceWorkspace, removeTaskWorktree, taskBranchName } from "./git/worktree.js";
 export type { TaskWorkspace, CreateTaskWorktreeOptions, RemoveTaskWorktreeOptions } from "./git/worktree.js";
 export { commitAll, headCommit, hasChangesSince, resetTo } from "./git/commits.js";
+export { clearStaleLocks } from "./git/stale-locks.js";
+export { unmergedCommits } from "./git/branches.js";
+export { deleteRef, dirtyStateRef, hasRef, keepDirtyState } from "./git/dirty-state.js";
 export { gitFacts } from "./git/facts.js";
 export type { GitFacts } from "./git/facts.js";
 export { WorkspaceError } from "./git/workspace-error.js";
 export type { WorkspaceErrorCode } from "./git/workspace-error.js";
 export { FALLBACK_IDENTITY } from "./git/client.js";
+export { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, remoteCommit, syncRepository } from "./git/remote.js";

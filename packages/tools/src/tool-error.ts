@@ -14,7 +14,7 @@ export function errorMessage(error: unknown): string {
 /** Node's errno code of a filesystem error, if any. */
 export function errnoCode(error: unknown): string | undefined {
   if (typeof error === "object" && error !== null && "code" in error) {
-    const code = (error as { code: unknown }).code;
+    const code = error.code;
     return typeof code === "string" ? code : undefined;
   }
   return undefined;

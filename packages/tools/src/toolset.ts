@@ -32,6 +32,8 @@ export interface ToolsetOptions {
   maxOutputChars?: number;
   /** The session's base commit, for git_diff's since_base. */
   baseCommit?: string;
+  /** The environment of run_command's commands; default: childEnv() of this process. */
+  env?: Record<string, string>;
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
@@ -46,7 +48,11 @@ export function createToolset(options: ToolsetOptions = {}): Tool[] {
     edit_file: editFileTool(),
     list_files: listFilesTool(),
     search: searchTool(),
-    run_command: runCommandTool({ defaultTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, maxOutputChars }),
+    run_command: runCommandTool({
+      defaultTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+      maxOutputChars,
+      ...(options.env ? { env: options.env } : {}),
+    }),
     git_status: gitStatusTool(),
     git_diff: gitDiffTool({ maxOutputChars, ...(options.baseCommit ? { baseCommit: options.baseCommit } : {}) }),
     git_log: gitLogTool(),

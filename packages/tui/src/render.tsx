@@ -1,10 +1,34 @@
+import { formatCost, formatDuration, shortId } from "@hatloop/core";
 import { render } from "ink";
-import { SessionList, type ListChoice, type ListRow } from "./views/SessionList.js";
+import { SessionList, type ListChoice, type ListRow, type ListSource } from "./views/SessionList.js";
 import { SessionView, type LoopControls } from "./views/SessionView.js";
 import type { TuiStore } from "./state/store.js";
+import type { TuiState } from "./state/types.js";
+import { VIEW_OPTIONS } from "./view-options.js";
+import { clean } from "./components/lines.js";
 
 // Entry points for the CLI, which imports this package lazily (only on a terminal), so plain and
-// JSON output never load React or Ink.
+// JSON output never load React or Ink. The views draw on the alternate screen (as vim, less and
+// lazygit do): the user's shell output and scrollback stay untouched, and on leaving, the normal
+// screen is back as it was, with the CLI's short plain summary below it.
+
+const ENTER_ALT = "\x1b[?1049h\x1b[H";
+const LEAVE_ALT = "\x1b[?1049l";
+
+/** Enters the alternate screen; the returned function leaves it (once, also when the process exits). */
+function alternateScreen(stream: NodeJS.WriteStream = process.stdout): () => void {
+  if (!stream.isTTY) return () => {};
+  stream.write(ENTER_ALT);
+  let left = false;
+  const leave = () => {
+    if (left) return;
+    left = true;
+    process.off("exit", leave);
+    stream.write(LEAVE_ALT);
+  };
+  process.on("exit", leave);
+  return leave;
+}
 
 export interface MountedView {
   /** Resolves when the user quit (q) or `close()` was called. */
@@ -13,37 +37,51 @@ export interface MountedView {
 }
 
 /** The live session view: with `controls` the loop runs here; without, we are watching. */
-export function mountSession(store: TuiStore, controls?: LoopControls, onQuit?: () => void): MountedView {
+export function mountSession(store: TuiStore, controls?: LoopControls, onQuit?: () => void, onInterrupt?: () => void): MountedView {
   let close = () => {};
   const closed = new Promise<void>((resolve) => {
+    const leave = alternateScreen();
     const app = render(
       <SessionView
         store={store}
         controls={controls}
+        onInterrupt={onInterrupt}
         onQuit={() => {
           onQuit?.();
           if (!controls) close();
         }}
       />,
-      // Only changed lines are redrawn, at most 20 times a second (the store throttles too).
-      { exitOnCtrlC: false, patchConsole: false, incrementalRendering: true, maxFps: 20 },
+      VIEW_OPTIONS,
     );
     close = () => {
+      close = () => {};
       store.flush();
       app.unmount();
+      leave();
       resolve();
     };
   });
   return { closed, close: () => close() };
 }
 
-export function chooseSession(rows: ListRow[]): Promise<ListChoice> {
+/** Plain lines for the normal screen after the view is gone: where the session stands, and its hats. */
+export function summaryLine(state: TuiState, now = Date.now()): string {
+  const elapsed = state.runtimeMs + (state.runningSince === null ? 0 : Math.max(0, now - state.runningSince));
+  const status = state.statusReason ? `${state.status} (${state.statusReason})` : state.status;
+  const hats = state.hats.map((h, i) => (i === 0 ? h.hat : `${h.hat}@${h.iteration}`)).join(" → ");
+  return `hatloop · ${shortId(state.sessionId)} · ${clean(status)} · iteration ${state.iteration} · ${formatDuration(elapsed)} · ${formatCost(state.costUsd)}\nhats: ${clean(hats)}`;
+}
+
+export function chooseSession(rows: ListRow[] | ListSource): Promise<ListChoice> {
   return new Promise((resolve) => {
+    const leave = alternateScreen();
     const app = render(
       <SessionList
-        rows={rows}
+        rows={Array.isArray(rows) ? rows : undefined}
+        source={Array.isArray(rows) ? undefined : rows}
         onChoose={(choice) => {
           app.unmount();
+          leave();
           resolve(choice);
         }}
       />,

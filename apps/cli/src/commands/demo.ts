@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, isAbsolute, join, relative } from "node:path";
 import type { Command } from "commander";
 import { shortId } from "../format.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
@@ -14,7 +14,9 @@ import { findHandoff } from "../session/handoff.js";
 import { resumeSession } from "./resume.js";
 import { chooseModel } from "../session/model.js";
 import { demoDir } from "../session/paths.js";
-import { startSession } from "../session/start.js";
+import { planSession } from "../session/plan.js";
+import { startInterruptibly } from "../session/start.js";
+import { printText } from "../output/print.js";
 
 // An offline end-to-end session: the bundled sample repository is copied to a temp dir and made a
 // git repository, then a scripted model works a real task in it — real files, real `npm test`, real
@@ -27,8 +29,7 @@ const DEMO_FIRST_PART = 6;
 /** Small enough that twelve iterations cross the gauge, warn and compaction thresholds. */
 const DEMO_WINDOW = 6_000;
 
-export const DEMO_TASK =
-  'slugify("  Hello, World!  ") returns "hello-world-": make slugify never start or end with a dash, with a test.';
+const DEMO_TASK = 'slugify("  Hello, World!  ") returns "hello-world-": make slugify never start or end with a dash, with a test.';
 
 export function registerDemo(program: Command): void {
   program
@@ -41,11 +42,12 @@ export function registerDemo(program: Command): void {
       const model = chooseModel(`scripted:${join(demoDir, "scenario.jsonl")}`);
       const config = configFor(command, { model: model.id, maxIterations: DEMO_FIRST_PART, context: { window: DEMO_WINDOW } });
       const output = outputMode(flags);
+      const plan = await planSession({ task: DEMO_TASK, repoDir: repo, inPlace: false, allowDirty: false, config, modelId: model.id });
       const store = await openConfiguredStore(config);
       let ui: SessionUi | null = null;
       try {
-        process.stderr.write(`hatloop demo: sample repository at ${repo}\n`);
-        const session = await startSession({ task: DEMO_TASK, repoDir: repo, inPlace: false, config, modelId: model.id, store, progress: (l) => process.stderr.write(`${l}\n`) });
+        printText(`hatloop demo: sample repository at ${repo}`, process.stderr);
+        const session = await startInterruptibly(plan, store, (l) => printText(l, process.stderr));
         // One view for both parts: on a terminal the TUI stays up across the pause and the resume.
         ui = await openSessionUi(output, session, store);
         const first = await driveSession({ session, store, config, model, output, ui });
@@ -54,19 +56,38 @@ export function registerDemo(program: Command): void {
           return;
         }
         const found = await findHandoff(store, session.id);
-        ui.notice(`demo: paused at its budget of ${DEMO_FIRST_PART} iterations; the handoff is saved (hatloop handoff ${shortId(session.id)})`);
-        if (found && output === "plain") process.stdout.write(`${renderHandoffMarkdown(found.handoff)}\n`);
+        ui.notice(
+          `demo: paused at its budget of ${DEMO_FIRST_PART} iterations; the handoff is saved (${hatloopCommand()} handoff ${shortId(session.id)})`,
+        );
+        if (found && output === "plain") printText(renderHandoffMarkdown(found.handoff));
         ui.notice(`demo: resuming with hatloop resume ${shortId(session.id)} --max-iterations 24`);
         const paused = (await store.sessions.get(session.id))!;
         process.exitCode = await resumeSession(store, paused, { maxIterations: 24, json: flags.json, plain: flags.plain }, config, ui);
         await ui.close();
         ui = null;
-        process.stderr.write(`hatloop demo: done. Look around: hatloop show ${shortId(session.id)}, hatloop handoff ${shortId(session.id)}, hatloop logs ${shortId(session.id)}, git -C ${session.worktreePath} log --oneline\n`);
+        const hatloop = hatloopCommand();
+        const id = shortId(session.id);
+        printText(
+          `hatloop demo: done. Look around: ${hatloop} show ${id}, ${hatloop} handoff ${id}, ${hatloop} logs ${id}, git -C ${session.worktreePath} log --oneline`,
+          process.stderr,
+        );
       } finally {
         await ui?.close();
         await store.close();
       }
     });
+}
+
+/**
+ * How to run hatloop again from here: `hatloop` when it was started by that name (on the PATH, e.g.
+ * after `npm link apps/cli`), else the node command that started it (`pnpm demo` runs
+ * `node apps/cli/dist/bin.js`, and `hatloop` is not on the PATH after the quick start).
+ */
+function hatloopCommand(): string {
+  const script = process.argv[1] ?? "";
+  if (basename(script) === "hatloop") return "hatloop";
+  const rel = relative(process.cwd(), script);
+  return `node ${rel === "" || rel.startsWith("..") || isAbsolute(rel) ? script : rel}`;
 }
 
 /** Copies the sample repository to a fresh temp dir and commits it, so the demo never touches yours. */
@@ -75,7 +96,10 @@ function prepareSampleRepo(): string {
   const repo = join(root, "slugkit");
   cpSync(join(demoDir, "sample-repo"), repo, { recursive: true });
   const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=hatloop demo", "-c", "user.email=demo@hatloop.local", "-c", "init.defaultBranch=main", ...args], { cwd: repo, stdio: "ignore" });
+    execFileSync("git", ["-c", "user.name=hatloop demo", "-c", "user.email=demo@hatloop.local", "-c", "init.defaultBranch=main", ...args], {
+      cwd: repo,
+      stdio: "ignore",
+    });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-q", "-m", "slugkit: initial version");

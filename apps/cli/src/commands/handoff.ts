@@ -1,11 +1,13 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { renderHandoffJson, renderHandoffMarkdown, renderHandoffYaml } from "@hatloop/context";
+import { renderHandoffJson, renderHandoffMarkdown, renderHandoffYaml, type Handoff } from "@hatloop/context";
+import { redactValue } from "@hatloop/core";
 import { CliError } from "../errors.js";
 import { shortId } from "../format.js";
 import { positiveInt } from "../options.js";
 import { resolveSession, withStore } from "../runtime.js";
 import { findHandoff } from "../session/handoff.js";
+import { printJsonText, printText } from "../output/print.js";
 
 const RENDERERS = { md: renderHandoffMarkdown, json: renderHandoffJson, yaml: renderHandoffYaml } as const;
 
@@ -21,11 +23,14 @@ export function registerHandoff(program: Command): void {
         const session = await resolveSession(store, id);
         const found = await findHandoff(store, session.id, flags.checkpoint);
         if (!found) {
-          const which = flags.checkpoint ? `checkpoint #${flags.checkpoint} of session ${shortId(session.id)} has no handoff` : `session ${shortId(session.id)} has no handoff yet`;
+          const which = flags.checkpoint
+            ? `checkpoint #${flags.checkpoint} of session ${shortId(session.id)} has no handoff`
+            : `session ${shortId(session.id)} has no handoff yet`;
           throw new CliError(which);
         }
-        const text = RENDERERS[flags.format](found.handoff);
-        process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+        const text = RENDERERS[flags.format](redactValue(found.handoff) as Handoff);
+        if (flags.format === "json") printJsonText(text);
+        else printText(text.replace(/\n$/, ""));
       });
     });
 }

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { toLoopEvent, type EventSink, type Store } from "@hatloop/core";
+import { eventReader, type EventReader, type EventSink, type Store } from "@hatloop/core";
+import { printError } from "../output/print.js";
 import { positiveInt } from "../options.js";
 import { resolveSession, withStore } from "../runtime.js";
-import { jsonSink } from "../sinks/json.js";
-import { plainSink } from "../sinks/plain.js";
+import { printedEvents } from "../sinks/printed.js";
 
 const POLL_MS = 250;
 
@@ -18,34 +18,42 @@ export function registerLogs(program: Command): void {
     .action(async (id: string, flags: { follow?: boolean; tail?: number; json?: boolean }, command: Command) => {
       await withStore(command, async (store) => {
         const session = await resolveSession(store, id);
-        const write = (line: string) => process.stdout.write(`${line}\n`);
-        const sink = flags.json ? jsonSink(write) : plainSink(write);
-        let last = await printEvents(store, session.id, sink, flags.tail);
-        if (!flags.follow) return;
-        let stop = false;
-        process.once("SIGINT", () => (stop = true));
-        while (!stop) {
+        const sink = printedEvents(Boolean(flags.json));
+        // Stored events are checked; one that is not a valid event is skipped with a line on stderr.
+        const reader = eventReader(printError);
+        let last = await printEvents(store, session.id, sink, reader, flags.tail);
+        if (!flags.follow) return sink.end();
+        const stop = new AbortController();
+        process.once("SIGINT", () => stop.abort());
+        while (!stop.signal.aborted) {
           await new Promise((r) => setTimeout(r, POLL_MS));
           const next = await store.events.after(session.id, last.id);
-          for (const event of next) sink(toLoopEvent(event));
+          reader.read(next).forEach(sink);
           if (next.length) last = { id: next.at(-1)!.id, ended: next.some((e) => e.type === "session.end") };
-          if (last.ended && (await store.sessions.get(session.id))?.status !== "running") return;
+          if (last.ended && (await store.sessions.get(session.id))?.status !== "running") break;
         }
+        sink.end();
       });
     });
 }
 
 /** Prints what is stored so far; returns the last event's id and whether a run ended with it. */
-async function printEvents(store: Store, sessionId: string, sink: EventSink, tail?: number): Promise<{ id: number; ended: boolean }> {
+async function printEvents(
+  store: Store,
+  sessionId: string,
+  sink: EventSink,
+  reader: EventReader,
+  tail?: number,
+): Promise<{ id: number; ended: boolean }> {
   const events = tail ? await store.events.tail(sessionId, tail) : await allEvents(store, sessionId);
-  for (const event of events) sink(toLoopEvent(event));
+  reader.read(events).forEach(sink);
   const session = await store.sessions.get(sessionId);
   return { id: events.at(-1)?.id ?? 0, ended: session?.status !== "running" };
 }
 
 async function allEvents(store: Store, sessionId: string) {
   const out = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.events.after(sessionId, after, 1000);
     out.push(...page);
     if (page.length < 1000) return out;

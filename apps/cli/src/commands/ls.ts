@@ -2,11 +2,13 @@ import type { Command } from "commander";
 import type { SessionRecord, Store } from "@hatloop/core";
 import { formatAge, formatCost, shortId, table } from "../format.js";
 import { positiveInt } from "../options.js";
-import { displayStatus, isLive } from "../session/liveness.js";
+import { fleetStatus, fleetViews, type FleetView } from "../fleet/listing.js";
+import { currentStatus, displayStatus, isLive } from "../session/liveness.js";
 import { outputMode } from "../ui/output-mode.js";
-import { renderSession } from "./show.js";
+import { renderSession, sessionDetails } from "./show.js";
 import { watchSession } from "./watch.js";
-import { printJson, withStore } from "../runtime.js";
+import { withStore } from "../runtime.js";
+import { printJson, printText } from "../output/print.js";
 
 export function registerLs(program: Command): void {
   program
@@ -18,23 +20,57 @@ export function registerLs(program: Command): void {
     .action(async (options: { json?: boolean; plain?: boolean; limit: number }, command: Command) => {
       await withStore(command, async (store) => {
         const sessions = await store.sessions.list({ limit: options.limit });
-        if (options.json) return printJson(sessions);
-        if (outputMode(options) !== "tui" || sessions.length === 0) return void process.stdout.write(`${renderSessionList(sessions)}\n`);
-        await pickAndOpen(store, sessions);
+        const fleet = await fleetViews(store, sessions);
+        // The status as plain output shows it: a "running" session whose runner is gone is "interrupted".
+        if (options.json) {
+          const statuses = await statusesOf(store, sessions);
+          return printJson(
+            sessions.map((s) => ({
+              ...s,
+              status: fleetStatus(fleet.get(s.id), statuses.get(s.id) ?? displayStatus(s)),
+              fleet: fleet.get(s.id) ?? null,
+            })),
+          );
+        }
+        if (outputMode(options) !== "tui" || sessions.length === 0)
+          return printText(renderSessionList(sessions, await statusesOf(store, sessions), undefined, fleet));
+        await dashboard(store, options.limit);
       });
     });
 }
 
-/** On a terminal: an interactive list; Enter watches a running session or shows a finished one. */
-async function pickAndOpen(store: Store, sessions: SessionRecord[]): Promise<void> {
+/**
+ * On a terminal: a live dashboard (refreshed every 2 s, f filters by status). Enter watches a live
+ * session and q there comes back to the list; a finished one is shown in place.
+ */
+async function dashboard(store: Store, limit: number): Promise<void> {
   const { chooseSession } = await import("@hatloop/tui");
-  const now = new Date();
-  const choice = await chooseSession(sessions.map((s) => ({ ...rowOf(s, now), id: s.id, live: isLive(s) })));
-  if (!choice) return;
-  const session = sessions.find((s) => s.id === choice.id)!;
-  if (choice.action === "watch") return watchSession(store, session, "tui");
-  const [checklist, checkpoint, messages] = await Promise.all([store.checklist.list(session.id), store.checkpoints.latest(session.id), store.messages.count(session.id)]);
-  process.stdout.write(`${renderSession(session, checklist, checkpoint, messages)}\n`);
+  const source = {
+    load: async () => {
+      const now = new Date();
+      const sessions = await store.sessions.list({ limit });
+      return Promise.all(
+        sessions.map(async (s) => ({
+          ...rowOf(s, now),
+          status: isLive(s, now.getTime()) ? await currentStatus(store, s, now.getTime()) : displayStatus(s, now.getTime()),
+          id: s.id,
+          live: isLive(s, now.getTime()),
+        })),
+      );
+    },
+    details: async (id: string) => {
+      const session = await store.sessions.get(id);
+      return session ? renderSession(await sessionDetails(store, session)) : `session ${id} is gone`;
+    },
+  };
+  for (;;) {
+    const choice = await chooseSession(source);
+    if (!choice) return;
+    const session = await store.sessions.get(choice.id);
+    if (!session) continue;
+    if (choice.action === "watch") await watchSession(store, session, "tui");
+    else printText(renderSession(await sessionDetails(store, session)));
+  }
 }
 
 function rowOf(s: SessionRecord, now: Date) {
@@ -48,11 +84,35 @@ function rowOf(s: SessionRecord, now: Date) {
   };
 }
 
-export function renderSessionList(sessions: SessionRecord[], now = new Date()): string {
+/** Each session's status as its run's view shows it (a live run held by the user is "paused"). */
+async function statusesOf(store: Store, sessions: SessionRecord[]): Promise<Map<string, string>> {
+  const now = Date.now();
+  return new Map(
+    await Promise.all(
+      sessions.map(async (s) => [s.id, isLive(s, now) ? await currentStatus(store, s, now) : displayStatus(s, now)] as const),
+    ),
+  );
+}
+
+function renderSessionList(
+  sessions: SessionRecord[],
+  statuses: Map<string, string>,
+  now = new Date(),
+  fleet: Map<string, FleetView> = new Map(),
+): string {
   if (sessions.length === 0) return 'No sessions yet. Start one with: hatloop run "<task>"   (or try: hatloop demo)';
   const rows = sessions.map((s) => {
     const r = rowOf(s, now);
-    return [shortId(s.id), r.status, r.hat, r.iteration, r.cost, r.updated, r.title];
+    return [
+      shortId(s.id),
+      fleetStatus(fleet.get(s.id), statuses.get(s.id) ?? r.status),
+      r.hat,
+      r.iteration,
+      r.cost,
+      r.updated,
+      ...(fleet.size ? [fleet.get(s.id)?.worker ?? "-"] : []),
+      r.title,
+    ];
   });
-  return table([["ID", "STATUS", "HAT", "ITER", "COST", "UPDATED", "TASK"], ...rows]);
+  return table([["ID", "STATUS", "HAT", "ITER", "COST", "UPDATED", ...(fleet.size ? ["WORKER"] : []), "TASK"], ...rows]);
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { findRestorePoint, raiseBudgets, totalUsageTokens, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
 import { hasChangesSince, resetTo } from "@hatloop/tools";
 import { existsSync } from "node:fs";
+import { fleetStore } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { budgetOptions } from "../options.js";
@@ -11,6 +12,7 @@ import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { driveSession } from "../session/drive.js";
 import { isLive } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
+import { requeue } from "./fleet.js";
 
 export interface ResumeFlags {
   last?: boolean;
@@ -44,6 +46,11 @@ async function resume(id: string | undefined, flags: ResumeFlags, command: Comma
   const store = await openConfiguredStore(config);
   try {
     const session = id ? await resolveSession(store, id) : await lastResumable(store);
+    // A fleet session goes back to the queue (with any raised budget), for whichever worker is free.
+    if ((await fleetStore(store.database.db).get(session.id))?.repoUrl) {
+      checkResumable(session, flags);
+      return await requeue(store, config, await applyBudgets(store, session, flags));
+    }
     return await resumeSession(store, session, flags, config);
   } finally {
     await store.close();
@@ -51,11 +58,17 @@ async function resume(id: string | undefined, flags: ResumeFlags, command: Comma
 }
 
 /** Checks, raises budgets, checks the worktree, then runs the loop from the latest checkpoint. */
-export async function resumeSession(store: Store, found: SessionRecord, flags: ResumeFlags, config: HatloopConfig, ui?: SessionUi): Promise<number> {
+export async function resumeSession(
+  store: Store,
+  found: SessionRecord,
+  flags: ResumeFlags,
+  config: HatloopConfig,
+  ui?: SessionUi,
+): Promise<number> {
   checkResumable(found, flags);
   const session = await applyBudgets(store, found, flags);
   await checkWorktree(store, session, Boolean(flags.force));
-  const model = chooseModel(session.model);
+  const model = chooseModel(session.model, config.retry);
   return driveSession({ session, store, config: { ...config, model: session.model }, model, output: outputMode(flags), ui });
 }
 
@@ -69,17 +82,25 @@ async function lastResumable(store: Store): Promise<SessionRecord> {
 function checkResumable(session: SessionRecord, flags: ResumeFlags): void {
   const sid = shortId(session.id);
   if (session.status === "completed") throw usageError(`session ${sid} is completed; there is nothing to resume`);
-  if (isLive(session)) throw usageError(`session ${sid} is running in another process (pid ${session.pid}); follow it with: hatloop watch ${sid}`);
+  if (isLive(session))
+    throw usageError(`session ${sid} is running in another process (pid ${session.pid}); follow it with: hatloop watch ${sid}`);
   const budget = /^budget:(\w+)$/.exec(session.stopReason ?? "")?.[1];
   const raised = { iterations: flags.maxIterations, tokens: flags.maxTokens, cost: flags.maxCost, runtime: flags.maxRuntime }[budget ?? ""];
   if (session.status === "paused" && budget && raised === undefined) {
-    const flag = { iterations: "--max-iterations N", tokens: "--max-tokens N", cost: "--max-cost USD", runtime: "--max-runtime 1h" }[budget] ?? "a higher budget";
+    const flag =
+      { iterations: "--max-iterations N", tokens: "--max-tokens N", cost: "--max-cost USD", runtime: "--max-runtime 1h" }[budget] ??
+      "a higher budget";
     throw usageError(`session ${sid} stopped at its ${budget} budget; resume with ${flag} to allow more`);
   }
 }
 
 async function applyBudgets(store: Store, session: SessionRecord, flags: ResumeFlags): Promise<SessionRecord> {
-  const use = { iterations: session.iteration, tokens: totalUsageTokens(session.usage), costUsd: session.costUsd, runtimeMs: session.runtimeMs };
+  const use = {
+    iterations: session.iteration,
+    tokens: totalUsageTokens(session.usage),
+    costUsd: session.costUsd,
+    runtimeMs: session.runtimeMs,
+  };
   const budgets = raiseBudgets(session.budgets, use, {
     ...(flags.maxIterations === undefined ? {} : { maxIterations: flags.maxIterations }),
     ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
@@ -105,7 +126,9 @@ async function checkWorktree(store: Store, session: SessionRecord, force: boolea
   if (crashedMidRun) return; // the uncommitted changes are the interrupted iteration's own work
   const lastCommit = session.headCommit ?? commit;
   if (await hasChangesSince(session.worktreePath, lastCommit)) {
-    throw usageError(`the worktree of session ${sid} changed since its last checkpoint (${lastCommit.slice(0, 10)}); commit or stash your changes, or resume with --force to keep them`);
+    throw usageError(
+      `the worktree of session ${sid} changed since its last checkpoint (${lastCommit.slice(0, 10)}); commit or stash your changes, or resume with --force to keep them`,
+    );
   }
   if (lastCommit !== commit) await resetTo(session.worktreePath, commit);
 }

@@ -1,20 +1,28 @@
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import type { SessionRecord, Store } from "@hatloop/core";
+import { usageError } from "../errors.js";
 import { budgetOptions } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
+import { discardUnstartedSession } from "../session/discard.js";
 import { driveSession } from "../session/drive.js";
 import { chooseModel } from "../session/model.js";
-import { startSession } from "../session/start.js";
+import { planSession } from "../session/plan.js";
+import { startInterruptibly } from "../session/start.js";
+import { printText } from "../output/print.js";
 
 export interface RunFlags {
   repo?: string;
   hat?: string;
+  taskFile?: string;
   maxIterations?: number;
   maxCost?: number;
   maxTokens?: number;
   maxRuntime?: number;
   model?: string;
   inPlace?: boolean;
+  allowDirty?: boolean;
   json?: boolean;
   plain?: boolean;
 }
@@ -23,39 +31,84 @@ export function registerRun(program: Command): void {
   const command = program
     .command("run")
     .description("start a task: a new branch hatloop/<id> in a git worktree, then the loop")
-    .argument("<task...>", "what to do, in plain words")
+    .argument("[task...]", "what to do, in plain words; - reads it from stdin")
+    .option("--task-file <file>", "read the task from a file (for long specifications)")
     .option("-C, --repo <dir>", "the git repository (default: the current directory)")
     .option("--hat <name>", "starting hat (default: planner)");
   budgetOptions(command, false)
     .option("--model <id>", "model id, or scripted:FILE to replay a scenario offline")
     .option("--in-place", "work in the repository's checkout on its current branch (no worktree)")
+    .option("--allow-dirty", "with --in-place: work in a checkout with uncommitted changes (a copy is kept under refs/hatloop/dirty/<id>)")
     .option("--json", "print events as JSON lines")
     .option("--plain", "plain lines even on a terminal (no TUI)")
     .action(async (words: string[], flags: RunFlags, command: Command) => {
-      process.exitCode = await runTask(words.join(" "), flags, command);
+      process.exitCode = await runTask(words, flags, command);
     });
 }
 
-export async function runTask(task: string, flags: RunFlags, command: Command): Promise<number> {
+/** Checks everything (config, model, task, repository, hat), then creates the session and runs it. */
+async function runTask(words: string[], flags: RunFlags, command: Command): Promise<number> {
   const config = configFor(command, runConfigFlags(flags));
-  const model = chooseModel(config.model);
+  const model = chooseModel(config.model, config.retry);
+  const task = await taskText(words, flags.taskFile);
+  const plan = await planSession({
+    task,
+    repoDir: flags.repo ?? process.cwd(),
+    inPlace: Boolean(flags.inPlace),
+    allowDirty: Boolean(flags.allowDirty),
+    config,
+    modelId: model.id,
+  });
   const store = await openConfiguredStore(config);
   try {
-    const session = await startSession({
-      task,
-      repoDir: flags.repo ?? process.cwd(),
-      inPlace: Boolean(flags.inPlace),
-      config,
-      modelId: model.id,
-      store,
-      progress: (line) => process.stderr.write(`${line}\n`),
-    });
-    return await driveSession({ session, store, config, model, output: outputMode(flags) });
+    const session = await startInterruptibly(plan, store, (line) => printText(line, process.stderr));
+    return await driveUnlessItCannotStart(store, session, () => driveSession({ session, store, config, model, output: outputMode(flags) }));
   } finally {
     await store.close();
   }
 }
 
+/** A session whose loop never began (still pending) is taken back when its drive fails. */
+async function driveUnlessItCannotStart(store: Store, session: SessionRecord, drive: () => Promise<number>): Promise<number> {
+  try {
+    return await drive();
+  } catch (error) {
+    // A database that is gone keeps its session row: the error says how to resume.
+    const current = await store.sessions.get(session.id).catch(() => null);
+    if (current?.status === "pending") await discardUnstartedSession(store, session);
+    throw error;
+  }
+}
+
+/** The task: words on the command line, a file (--task-file) or stdin (-). */
+export async function taskText(words: string[], taskFile: string | undefined): Promise<string> {
+  if (taskFile !== undefined) {
+    if (words.length) throw usageError("give the task either as words or with --task-file, not both");
+    try {
+      return readFileSync(taskFile, "utf8");
+    } catch (error) {
+      throw usageError(`cannot read the task file ${taskFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+  if (words.length === 1 && words[0] === "-") return readStdin();
+  if (words.length === 0)
+    throw usageError('no task: give it as words (hatloop run "fix the flaky test"), with --task-file FILE, or - to read it from stdin');
+  return words.join(" ");
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 export function runConfigFlags(flags: RunFlags): Record<string, unknown> {
-  return { hat: flags.hat, maxIterations: flags.maxIterations, maxCostUsd: flags.maxCost, maxTokens: flags.maxTokens, maxRuntime: flags.maxRuntime, model: flags.model };
+  return {
+    hat: flags.hat,
+    maxIterations: flags.maxIterations,
+    maxCostUsd: flags.maxCost,
+    maxTokens: flags.maxTokens,
+    maxRuntime: flags.maxRuntime,
+    model: flags.model,
+  };
 }

@@ -1,7 +1,10 @@
 import { createServer } from "node:http";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
+import { usageError } from "../errors.js";
+import { printText } from "../output/print.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
+import { allowedHosts, isLoopback, type ServeAccess } from "../serve/access.js";
 import { apiHandler } from "../serve/api.js";
 
 export function registerServe(program: Command): void {
@@ -9,17 +12,26 @@ export function registerServe(program: Command): void {
     .command("serve")
     .description("serve sessions and handoffs as JSON: GET /api/sessions, /api/sessions/:id, /api/sessions/:id/handoff")
     .option("--port <port>", "port (0 picks a free one)", portOption, 4317)
-    .option("--host <host>", "address to bind; anything but loopback exposes your sessions", "127.0.0.1")
-    .action(async (flags: { port: number; host: string }, command: Command) => {
+    .option("--host <host>", "address to bind; anything but loopback exposes your sessions (and needs a token)", "127.0.0.1")
+    .option("--token <token>", "require Authorization: Bearer <token> (default: HATLOOP_SERVE_TOKEN)")
+    .action(async (flags: { port: number; host: string; token?: string }, command: Command) => {
+      const token = flags.token ?? process.env.HATLOOP_SERVE_TOKEN ?? null;
+      if (!isLoopback(flags.host) && !token)
+        throw usageError(
+          `serving on ${flags.host} exposes your sessions beyond this machine; set a token with --token or HATLOOP_SERVE_TOKEN`,
+        );
       const store = await openConfiguredStore(configFor(command));
-      const server = createServer(apiHandler(store));
+      const access: ServeAccess = { hosts: new Set(), token };
+      const handle = apiHandler(store, access);
+      const server = createServer((req, res) => void handle(req, res));
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
         server.listen(flags.port, flags.host, () => resolve());
       });
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : flags.port;
-      process.stdout.write(`hatloop: serving on http://${flags.host}:${port}/api/sessions (Ctrl-C to stop)\n`);
+      access.hosts = allowedHosts(flags.host, port);
+      printText(`hatloop: serving on http://${flags.host}:${port}/api/sessions${token ? " (token required)" : ""} (Ctrl-C to stop)`);
       await new Promise<void>((resolve) => {
         const stop = () => server.close(() => resolve());
         process.once("SIGINT", stop);

@@ -1,8 +1,11 @@
 import type { Command } from "commander";
-import type { ChecklistItem, CheckpointRecord, SessionRecord } from "@hatloop/core";
-import { formatAge, formatCost, formatDuration, formatTokens } from "../format.js";
-import { printJson, resolveSession, withStore } from "../runtime.js";
-import { displayStatus } from "../session/liveness.js";
+import type { ChecklistItem, CheckpointRecord, SessionRecord, Store } from "@hatloop/core";
+import { dirtyStateRef, hasRef } from "@hatloop/tools";
+import { formatAge, formatCost, formatDuration, formatTokens, shortId } from "../format.js";
+import { resolveSession, withStore } from "../runtime.js";
+import { printJson, printText } from "../output/print.js";
+import { fleetLines, fleetViews } from "../fleet/listing.js";
+import { currentStatus } from "../session/liveness.js";
 
 export function registerShow(program: Command): void {
   program
@@ -12,29 +15,65 @@ export function registerShow(program: Command): void {
     .option("--json", "print as JSON")
     .action(async (id: string, options: { json?: boolean }, command: Command) => {
       await withStore(command, async (store) => {
-        const session = await resolveSession(store, id);
-        const [checklist, checkpoint, messages] = await Promise.all([
-          store.checklist.list(session.id),
-          store.checkpoints.latest(session.id),
-          store.messages.count(session.id),
-        ]);
-        if (options.json) return printJson({ ...session, checklist, lastCheckpoint: checkpoint && { seq: checkpoint.seq, reason: checkpoint.reason, iteration: checkpoint.iteration, gitCommit: checkpoint.gitCommit, createdAt: checkpoint.createdAt }, messages });
-        process.stdout.write(`${renderSession(session, checklist, checkpoint, messages)}\n`);
+        const details = await sessionDetails(store, await resolveSession(store, id));
+        const { session, checklist, checkpoint, messages, dirtyRef } = details;
+        const fleet = (await fleetViews(store, [session])).get(session.id);
+        if (options.json)
+          return printJson({
+            ...session,
+            status: details.status,
+            checklist,
+            lastCheckpoint: checkpoint && {
+              seq: checkpoint.seq,
+              reason: checkpoint.reason,
+              iteration: checkpoint.iteration,
+              gitCommit: checkpoint.gitCommit,
+              createdAt: checkpoint.createdAt,
+            },
+            messages,
+            dirtyRef,
+            fleet: fleet ?? null,
+          });
+        printText([renderSession(details), ...fleetLines(fleet)].join("\n"));
       });
     });
 }
 
-export function renderSession(s: SessionRecord, checklist: ChecklistItem[], checkpoint: CheckpointRecord | null, messages: number): string {
+export interface SessionDetails {
+  session: SessionRecord;
+  checklist: ChecklistItem[];
+  checkpoint: CheckpointRecord | null;
+  messages: number;
+  /** In place: where the checkout's uncommitted changes from before the session are kept, if they were. */
+  dirtyRef: string | null;
+  /** As the run's view shows it (a run held by the user is "paused"). */
+  status: string;
+}
+
+export async function sessionDetails(store: Store, session: SessionRecord): Promise<SessionDetails> {
+  const ref = dirtyStateRef(shortId(session.id));
+  const [checklist, checkpoint, messages, kept, status] = await Promise.all([
+    store.checklist.list(session.id),
+    store.checkpoints.latest(session.id),
+    store.messages.count(session.id),
+    session.inPlace ? hasRef(session.repoPath, ref) : false,
+    currentStatus(store, session),
+  ]);
+  return { session, checklist, checkpoint, messages, dirtyRef: kept ? ref : null, status };
+}
+
+export function renderSession({ session: s, checklist, checkpoint, messages, dirtyRef, status }: SessionDetails): string {
   const b = s.budgets;
   const lines = [
     `session    ${s.id}`,
     `task       ${s.task}`,
-    `status     ${displayStatus(s)}${s.stopReason ? ` (${s.stopReason})` : ""}`,
+    `status     ${status}${s.stopReason ? ` (${s.stopReason})` : status === "paused" && s.status === "running" ? " (paused by the user)" : ""}`,
     `hat        ${s.hat}`,
     `iteration  ${s.iteration}${b.maxIterations ? ` of ${b.maxIterations}` : ""}`,
     `branch     ${s.branch}${s.inPlace ? " (in place)" : ""}`,
     `worktree   ${s.worktreePath}`,
     `base       ${s.baseCommit.slice(0, 12)}${s.headCommit ? `   head ${s.headCommit.slice(0, 12)}` : ""}`,
+    ...(dirtyRef ? [`dirty      ${dirtyRef} (your uncommitted changes before the session; git stash apply ${dirtyRef})`] : []),
     `model      ${s.model}`,
     `tokens     in ${formatTokens(s.usage.inputTokens)}  out ${formatTokens(s.usage.outputTokens)}  cache read ${formatTokens(s.usage.cacheReadTokens)}  cache write ${formatTokens(s.usage.cacheWriteTokens)}`,
     `cost       ${formatCost(s.costUsd)}${b.maxCostUsd ? ` of ${formatCost(b.maxCostUsd)}` : ""}`,
@@ -43,11 +82,15 @@ export function renderSession(s: SessionRecord, checklist: ChecklistItem[], chec
     `created    ${s.createdAt.toISOString()} (${formatAge(s.createdAt)})`,
   ];
   if (s.lastError) lines.push(`error      ${s.lastError}`);
-  if (checkpoint) lines.push(`checkpoint #${checkpoint.seq} ${checkpoint.reason} at iteration ${checkpoint.iteration}${checkpoint.gitCommit ? `, commit ${checkpoint.gitCommit.slice(0, 12)}` : ""}`);
+  if (checkpoint)
+    lines.push(
+      `checkpoint #${checkpoint.seq} ${checkpoint.reason} at iteration ${checkpoint.iteration}${checkpoint.gitCommit ? `, commit ${checkpoint.gitCommit.slice(0, 12)}` : ""}`,
+    );
   if (checklist.length) {
     lines.push("checklist");
     const mark = { pending: " ", in_progress: "~", done: "x", failed: "!", skipped: "-" } as const;
-    for (const item of checklist) lines.push(`  [${mark[item.status]}] ${item.id}. ${item.description}${item.reason ? ` (${item.reason})` : ""}`);
+    for (const item of checklist)
+      lines.push(`  [${mark[item.status]}] ${item.id}. ${item.description}${item.reason ? ` (${item.reason})` : ""}`);
   }
   return lines.join("\n");
 }

@@ -1,11 +1,12 @@
 import type { Command } from "commander";
-import { followEvents, toLoopEvent, type SessionRecord, type Store } from "@hatloop/core";
+import { EVENT_VERSION, eventReader, followEvents, redactingSink, type SessionRecord, type Store } from "@hatloop/core";
+import { printError, printText } from "../output/print.js";
 import { CliError } from "../errors.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { isLive } from "../session/liveness.js";
-import { jsonSink } from "../sinks/json.js";
-import { plainSink } from "../sinks/plain.js";
+import { printedEvents } from "../sinks/printed.js";
 import { outputMode, type OutputMode } from "../ui/output-mode.js";
+import { hatHistory } from "../ui/history.js";
 import { snapshotOf } from "../ui/snapshot.js";
 
 /** How much history a watcher replays on attach; older events are in `hatloop logs`. */
@@ -41,28 +42,60 @@ async function mostRecentRunning(store: Store): Promise<SessionRecord> {
 
 /** Lines until the run ends (or Ctrl-C), like `hatloop logs -f`. */
 async function watchAsLines(store: Store, session: SessionRecord, json: boolean): Promise<void> {
-  const write = (line: string) => process.stdout.write(`${line}\n`);
-  const sink = json ? jsonSink(write) : plainSink(write);
+  const sink = printedEvents(json);
+  const reader = eventReader(printError);
   const tail = await store.events.tail(session.id, TAIL);
-  tail.forEach((e) => sink(toLoopEvent(e)));
+  reader.read(tail).forEach(sink);
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
-  if (!isLive(session)) return;
-  await followEvents(store, session.id, (events) => {
-    events.forEach(sink);
-    if (events.some((e) => e.type === "session.end")) stop.abort();
-  }, { afterId: tail.at(-1)?.id ?? 0, signal: stop.signal });
+  if (isLive(session)) {
+    await followEvents(
+      store,
+      session.id,
+      (events) => {
+        events.forEach(sink);
+        if (events.some((e) => e.type === "session.end")) stop.abort();
+      },
+      { afterId: tail.at(-1)?.id ?? 0, signal: stop.signal, reader },
+    );
+  }
+  sink.end();
 }
 
 async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
   const tui = await import("@hatloop/tui");
-  const ui = tui.createTuiStore(tui.initialState(snapshotOf(session, await store.checklist.list(session.id))));
   const tail = await store.events.tail(session.id, TAIL);
-  tail.forEach((e) => ui.push(toLoopEvent(e)));
+  // The timeline from the session's first hat: events older than the replayed tail are read for it.
+  const hats = tail.length === TAIL ? await hatHistory(store, session.id, tail[0]!.id) : [];
+  const ui = tui.createTuiStore(tui.initialState({ ...snapshotOf(session, await store.checklist.list(session.id)), hats }));
+  const show = redactingSink((e) => ui.push(e));
+  // Stderr belongs to the TUI here: an unreadable event is reported in the activity stream instead.
+  const reader = eventReader((message) =>
+    show({ v: EVENT_VERSION, sessionId: session.id, iteration: 0, ts: Date.now(), type: "error", data: { message, fatal: false } }),
+  );
+  reader.read(tail).forEach(show);
   const stop = new AbortController();
   const view = tui.mountSession(ui, undefined, () => stop.abort());
-  const following = followEvents(store, session.id, (events) => events.forEach((e) => ui.push(e)), { afterId: tail.at(-1)?.id ?? 0, signal: stop.signal });
+  // Live events (not the replayed tail) ring the terminal when the session needs the user.
+  const following = followEvents(
+    store,
+    session.id,
+    (events) =>
+      events.forEach((e) => {
+        show(e);
+        tui.ringFor(e);
+      }),
+    {
+      afterId: tail.at(-1)?.id ?? 0,
+      signal: stop.signal,
+      reader,
+    },
+  );
   await view.closed;
   stop.abort();
   await following;
+  const state = ui.getState();
+  const live = state.status === "running" || state.status === "paused" || state.status === "starting";
+  printText(tui.summaryLine(state));
+  if (live && state.runningSince !== null) printText("detached: the loop goes on");
 }

@@ -12,7 +12,14 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Layer = { origin: (path: string[]) => string; values: Record<string, unknown> };
 
 /** HATLOOP_* variables that are not configuration keys. */
-const RESERVED_ENV = new Set(["HATLOOP_HOME", "HATLOOP_CONFIG", "HATLOOP_TEST_DATABASE_URL", "HATLOOP_DEBUG"]);
+const RESERVED_ENV = new Set([
+  "HATLOOP_HOME",
+  "HATLOOP_CONFIG",
+  "HATLOOP_TEST_DATABASE_URL",
+  "HATLOOP_DEBUG",
+  "HATLOOP_FAILPOINT",
+  "HATLOOP_SERVE_TOKEN",
+]);
 
 export interface ConfigSources {
   flags?: Record<string, unknown>;
@@ -52,13 +59,13 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   throw usageError(`invalid config: ${key}${origin ? ` (from ${origin})` : ""}: ${what}`);
 }
 
-export function userConfigPath(env: NodeJS.ProcessEnv): string {
+function userConfigPath(env: NodeJS.ProcessEnv): string {
   if (env.HATLOOP_CONFIG) return resolve(env.HATLOOP_CONFIG);
   return join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "hatloop", "config.json");
 }
 
 /** `.hatloop/config.json` in the directory or the nearest parent up to the repository root. */
-export function repoConfigPath(dir: string): string | null {
+function repoConfigPath(dir: string): string | null {
   let current = resolve(dir);
   for (;;) {
     const candidate = join(current, ".hatloop", "config.json");
@@ -99,6 +106,14 @@ function envLayer(env: NodeJS.ProcessEnv): Layer {
 function parseEnvValue(raw: string): Json {
   if (/^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
   if (raw === "true" || raw === "false") return raw === "true";
+  // A list, such as HATLOOP_TOOLS__PASS_ENV='["NPM_TOKEN"]'.
+  if (raw.startsWith("[")) {
+    try {
+      return JSON.parse(raw) as Json;
+    } catch {
+      return raw;
+    }
+  }
   return raw;
 }
 
@@ -112,8 +127,8 @@ function mergeInto(
   for (const [key, value] of Object.entries(source)) {
     const here = [...path, key];
     if (isPlainObject(value)) {
-      const child = isPlainObject(target[key]) ? (target[key] as Record<string, unknown>) : (target[key] = {});
-      mergeInto(child as Record<string, unknown>, value, origin, origins, here);
+      const child = isPlainObject(target[key]) ? target[key] : (target[key] = {});
+      mergeInto(child, value, origin, origins, here);
     } else {
       target[key] = value;
       origins.set(here.join("."), origin(here));

@@ -1,17 +1,18 @@
 import {
   createContextManager,
   LoopControl,
-  loadHats,
-  loadPromptComponents,
   type EventSink,
   type GitPort,
   type HatloopConfig,
   type LoopDeps,
   type ModelPort,
+  type SummaryPricing,
   type SessionRecord,
   type Store,
 } from "@hatloop/core";
-import { commitAll, createToolset, gitFacts, headCommit, type GateBaseline } from "@hatloop/tools";
+import { loadHats, loadPromptComponents } from "./prompt-files.js";
+import { priceOf } from "@hatloop/model";
+import { childEnv, commitAll, createToolset, gitFacts, headCommit, type GateBaseline } from "@hatloop/tools";
 import { gateCommands, gatePort } from "./gates.js";
 import { bundledHatsDir, componentsDir, repoHatsDir } from "./paths.js";
 
@@ -25,6 +26,10 @@ export async function loopDeps(options: {
   config: HatloopConfig;
   sinks: EventSink[];
   control?: LoopControl;
+  /** Git for checkpoints; default gitPort (a fleet worker's also pushes the task branch). */
+  git?: GitPort;
+  /** Who runs the session, for session.start. */
+  runner?: string;
 }): Promise<LoopDeps> {
   const { session, config } = options;
   const commands = await gateCommands(session.worktreePath, config);
@@ -34,18 +39,41 @@ export async function loopDeps(options: {
     sessionId: session.id,
     repoPath: session.repoPath,
     summarizer: { model: options.model, summaryModel: config.summaryModel },
+    summaryPricing: summaryPricing(session.model, config.summaryModel),
   });
   return {
     store: options.store,
     model: options.model,
-    tools: createToolset({ commandTimeoutMs: config.tools.commandTimeout, maxOutputChars: config.tools.maxResultChars, baseCommit: session.baseCommit }),
+    tools: createToolset({
+      commandTimeoutMs: config.tools.commandTimeout,
+      maxOutputChars: config.tools.maxResultChars,
+      baseCommit: session.baseCommit,
+      env: childEnv(process.env, config.tools.passEnv),
+    }),
     hats: loadHats([bundledHatsDir, repoHatsDir(session.repoPath)]),
     prompts: loadPromptComponents(componentsDir),
     gates: gatePort(session.worktreePath, commands, (session.gateBaseline ?? undefined) as GateBaseline | undefined, config),
-    git: gitPort,
+    git: options.git ?? gitPort,
     control: options.control ?? new LoopControl(),
     sinks: options.sinks,
     context,
     restub: context.restub,
+    ...(options.runner === undefined ? {} : { runner: options.runner }),
+  };
+}
+
+/** What a pruning's summary and fact-extraction calls answer with, about (core/context/summarize.ts, facts.ts). */
+const SUMMARY_OUTPUT_TOKENS = 1_900;
+/** Their two prompts quote at most 60,000 + 24,000 characters of the dropped turns. */
+const SUMMARY_PROMPT_TOKENS = 21_000;
+
+/** What a pruning's two summary-model calls cost, in the main model's input tokens, for the cost policy. */
+function summaryPricing(model: string, summaryModel: string): SummaryPricing {
+  const main = priceOf(model).inputPerMTok;
+  const side = priceOf(summaryModel);
+  return {
+    inputRatio: side.inputPerMTok / main,
+    maxInputTokens: SUMMARY_PROMPT_TOKENS,
+    outputTokens: (SUMMARY_OUTPUT_TOKENS * side.outputPerMTok) / main,
   };
 }

@@ -1,9 +1,24 @@
-import { createEventPersister, LoopControl, runLoop, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
+import { hostname } from "node:os";
+import {
+  createEventPersister,
+  LoopControl,
+  runLoop,
+  type EventSink,
+  type GitPort,
+  type HatloopConfig,
+  type LoopOutcome,
+  type SessionRecord,
+  type Store,
+} from "@hatloop/core";
+import { clearStaleLocks } from "@hatloop/tools";
 import { openSessionUi, type SessionUi } from "../ui/session-ui.js";
 import type { OutputMode } from "../ui/output-mode.js";
 import { loopDeps } from "./deps.js";
-import { startHeartbeat } from "./liveness.js";
+import { takeLease } from "./liveness.js";
 import type { ModelChoice } from "./model.js";
+import { printError } from "../output/print.js";
+import { isOutage, outageEvents, withResumeHint } from "./outage-events.js";
+import { watchStopRequests } from "./stop-requests.js";
 
 /**
  * Model turns already taken: the iteration of the last stored message. After a crash mid-iteration
@@ -27,16 +42,18 @@ export async function driveSession(options: {
   output: OutputMode;
   ui?: SessionUi;
 }): Promise<number> {
-  const { session, store, config } = options;
-  const ui = options.ui ?? (await openSessionUi(options.output, session, store));
-  const persister = createEventPersister(store, session.id);
+  const { session, config } = options;
   const control = new LoopControl();
-  ui.attach(control);
+  // Taken before anything is shown or written: a second runner of this session stops here.
+  const lease = await takeLease(options.store, session, config.leaseTtl, () => control.interrupt());
+  const store = options.store.fenced(session.id, lease.epoch);
+  const ui = options.ui ?? (await openSessionUi(options.output, session, options.store));
+  ui.attach(control); // at once: a key pressed in the TUI from now on reaches the loop
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) {
-      process.stderr.write("hatloop: interrupted again; exiting without waiting\n");
+      printError("interrupted again; exiting without waiting");
       process.exit(130);
     }
     ui.notice("interrupting: writing a checkpoint, then pausing (Ctrl-C again to exit at once)");
@@ -44,17 +61,76 @@ export async function driveSession(options: {
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
-  const stopHeartbeat = startHeartbeat(store, session.id);
+  // `hatloop stop` from any machine: like the TUI's s (finish the iteration, checkpoint, pause).
+  const stops = watchStopRequests(
+    options.store,
+    () => [session.id],
+    () => {
+      ui.notice("stop requested (hatloop stop): finishing this iteration, then pausing");
+      control.requestStop();
+    },
+  );
   try {
-    const deps = await loopDeps({ session, store, model: await options.model.create(await iterationsDone(store, session.id)), config, sinks: [persister.sink, ui.sink], control });
-    const outcome = await runLoop({ sessionId: session.id, config }, deps);
+    const outcome = await runLeasedSession({
+      session,
+      store,
+      config,
+      model: options.model,
+      control,
+      sinks: [ui.sink],
+      notice: (line) => ui.notice(line),
+    });
     return outcome.exitCode;
+  } catch (error) {
+    throw withResumeHint(error, session);
   } finally {
-    stopHeartbeat();
+    stops.stop();
+    await lease.release();
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
-    await persister.close();
     if (!options.ui) await ui.close();
-    if (persister.errors.length) process.stderr.write(`hatloop: ${persister.errors.length} event writes failed: ${persister.errors[0]!.message}\n`);
+  }
+}
+
+/**
+ * The loop of a session whose lease this process holds (`store` is fenced by it): stale git locks
+ * cleared, every event persisted, outages reported. Shared by `run`/`resume` and the fleet's workers.
+ */
+export async function runLeasedSession(options: {
+  session: SessionRecord;
+  store: Store;
+  config: HatloopConfig;
+  model: ModelChoice;
+  control: LoopControl;
+  sinks: EventSink[];
+  notice(line: string): void;
+  git?: GitPort;
+  /** Who runs it (a fleet worker's name); default host:pid. */
+  runner?: string;
+}): Promise<LoopOutcome> {
+  const { session, store, config, control } = options;
+  // Holding the lease, this is the only hatloop in the worktree: a git lock there was left by a killed one.
+  const locks = session.inPlace ? [] : await clearStaleLocks(session.worktreePath, session.branch).catch(() => []);
+  if (locks.length) options.notice(`removed ${locks.length} git lock file(s) a killed process left in the worktree: ${locks.join(", ")}`);
+  const persister = createEventPersister(store, session.id);
+  const outages = outageEvents(session, [persister.sink, ...options.sinks]);
+  try {
+    const model = await options.model.create(await iterationsDone(store, session.id));
+    const deps = await loopDeps({
+      session,
+      store,
+      model,
+      config,
+      sinks: [persister.sink, ...options.sinks, outages.sink],
+      control,
+      git: options.git,
+      runner: options.runner ?? `${hostname()}:${process.pid}`,
+    });
+    return await runLoop({ sessionId: session.id, config }, deps);
+  } finally {
+    outages.stop();
+    await persister.close();
+    if (persister.errors.length && !isOutage(persister.errors[0]))
+      printError(`${persister.errors.length} event writes failed: ${persister.errors[0]!.message}`);
   }
 }

@@ -1,5 +1,5 @@
 import type { GatePort, GateReport, HatloopConfig } from "@hatloop/core";
-import { resolveGateCommands, runGates, takeBaseline, type GateBaseline, type GateCommands } from "@hatloop/tools";
+import { childEnv, resolveGateCommands, runGates, takeBaseline, type GateBaseline, type GateCommands } from "@hatloop/tools";
 
 // The quality gates of a session: the project's own test, lint and build commands (configured, else
 // detected), compared with a baseline taken when the session started, so failures that were there
@@ -11,11 +11,25 @@ export async function gateCommands(worktree: string, config: HatloopConfig): Pro
 }
 
 export function baselineFor(worktree: string, commands: GateCommands, config: HatloopConfig, signal?: AbortSignal): Promise<GateBaseline> {
-  return takeBaseline({ dir: worktree, commands, timeoutMs: config.gates.timeout, signal });
+  return takeBaseline({
+    dir: worktree,
+    commands,
+    timeoutMs: config.gates.timeout,
+    signal,
+    env: childEnv(process.env, config.tools.passEnv),
+  });
 }
 
 export function gatePort(worktree: string, commands: GateCommands, baseline: GateBaseline | undefined, config: HatloopConfig): GatePort {
   return {
-    run: (signal): Promise<GateReport> => runGates({ dir: worktree, commands, timeoutMs: config.gates.timeout, signal, baseline }),
+    run: (signal): Promise<GateReport> =>
+      runGates({
+        dir: worktree,
+        commands,
+        timeoutMs: config.gates.timeout,
+        signal,
+        baseline,
+        env: childEnv(process.env, config.tools.passEnv),
+      }),
   };
 }

@@ -2,8 +2,13 @@ import { validateHandoff, type Handoff } from "@hatloop/context";
 import type { CheckpointRecord, Store } from "@hatloop/core";
 
 /** The handoff of a given checkpoint, or of the newest checkpoint that has a valid one. */
-export async function findHandoff(store: Store, sessionId: string, seq?: number): Promise<{ handoff: Handoff; checkpoint: CheckpointRecord } | null> {
-  const candidates = seq === undefined ? await store.checkpoints.list(sessionId, { limit: 100 }) : [await store.checkpoints.get(sessionId, seq)];
+export async function findHandoff(
+  store: Store,
+  sessionId: string,
+  seq?: number,
+): Promise<{ handoff: Handoff; checkpoint: CheckpointRecord } | null> {
+  const candidates =
+    seq === undefined ? await store.checkpoints.list(sessionId, { limit: 100 }) : [await store.checkpoints.get(sessionId, seq)];
   for (const checkpoint of candidates) {
     if (!checkpoint?.handoff) continue;
     try {

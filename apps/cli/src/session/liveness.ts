@@ -1,36 +1,102 @@
 import { hostname } from "node:os";
 import type { SessionRecord, Store } from "@hatloop/core";
+import { usageError } from "../errors.js";
 
-// Whether a session's run is really still going. The running process refreshes the heartbeat every
-// HEARTBEAT_MS whatever the loop is doing (a long model call or test run included), so a "running"
-// session whose heartbeat is older than STALE_MS was killed — on this machine or another one. On
-// this machine a dead pid says so at once (after kill -9 the heartbeat is still fresh).
+// One runner per session, by lease (see SessionStore.acquireLease): a run takes the session's lease,
+// renews it every quarter of its time to live whatever the loop is doing, and writes only while it
+// holds it (fencing). A lease that is not renewed expires, so a session whose runner was killed,
+// hung or cut off becomes resumable elsewhere after the TTL; on this machine a dead pid frees it at
+// once. "Running" means: a lease that has not expired, held by a process that is not known dead.
 
-export const HEARTBEAT_MS = 15_000;
-export const STALE_MS = 60_000;
-
-export function isLive(session: SessionRecord, now = Date.now()): boolean {
-  if (session.status !== "running" || session.heartbeatAt === null || now - session.heartbeatAt.getTime() >= STALE_MS) return false;
-  return session.host !== hostname() || session.pid === null || pidAlive(session.pid);
+export interface Lease {
+  epoch: number;
+  /** Stops renewing and gives the lease up (if still held). */
+  release(): Promise<void>;
 }
 
-function pidAlive(pid: number): boolean {
+/** Who holds a lease: enough to tell, on this machine, whether the holder is alive. */
+function holderName(pid = process.pid): string {
+  return `${hostname()}:${pid}`;
+}
+
+export function isLive(session: SessionRecord, now = Date.now()): boolean {
+  const { holder, expiresAt } = session.lease;
+  if (session.status !== "running" || holder === null || expiresAt === null || expiresAt.getTime() <= now) return false;
+  return !holderKnownDead(holder);
+}
+
+/**
+ * The status to show: a "running" session whose runner is gone was interrupted, and so was a
+ * "pending" one whose start was killed (its process on this machine is gone).
+ */
+export function displayStatus(session: SessionRecord, now = Date.now()): string {
+  if (session.status === "running" && !isLive(session, now)) return "interrupted";
+  const starter = session.pid !== null && session.host !== null ? `${session.host}:${session.pid}` : null;
+  if (session.status === "pending" && starter !== null && holderKnownDead(starter)) return "interrupted";
+  return session.status;
+}
+
+/**
+ * Takes the session's lease for this process, or says who has it. `onLost` is called when a renewal
+ * finds the lease taken by another runner (this process must stop; its writes are refused anyway).
+ */
+export async function takeLease(store: Store, session: SessionRecord, ttlMs: number, onLost: () => void): Promise<Lease> {
+  const me = holderName();
+  const stale = session.lease.holder !== null && holderKnownDead(session.lease.holder) ? session.lease.holder : undefined;
+  const epoch = await store.sessions.acquireLease(session.id, me, ttlMs, stale ? { takeOverFrom: stale } : {});
+  if (epoch === null) {
+    const current = (await store.sessions.get(session.id))?.lease;
+    const until = current?.expiresAt ? ` until ${current.expiresAt.toISOString()} unless renewed` : "";
+    throw usageError(
+      `session ${session.id.slice(0, 8)} is running elsewhere (held by ${current?.holder ?? "another runner"}${until}); follow it with: hatloop watch ${session.id.slice(0, 8)}`,
+    );
+  }
+  const timer = setInterval(
+    () => {
+      store.sessions.renewLease(session.id, epoch, ttlMs).then(
+        (held) => {
+          if (!held) {
+            clearInterval(timer);
+            onLost();
+          }
+        },
+        () => {}, // a database blip: the next renewal tries again, and the lease outlives a few misses
+      );
+    },
+    Math.max(1_000, Math.floor(ttlMs / 4)),
+  );
+  timer.unref();
+  return {
+    epoch,
+    async release() {
+      clearInterval(timer);
+      await store.sessions.releaseLease(session.id, epoch).catch(() => {});
+    },
+  };
+}
+
+/** A holder on this machine whose process is gone. Holders elsewhere are judged by expiry alone. */
+function holderKnownDead(holder: string): boolean {
+  const at = holder.lastIndexOf(":");
+  const host = holder.slice(0, at);
+  const pid = Number(holder.slice(at + 1));
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
+    return false;
   } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
+    return (error as { code?: string }).code !== "EPERM";
   }
 }
 
-/** The status to show: a "running" session that stopped beating was interrupted. */
-export function displayStatus(session: SessionRecord, now = Date.now()): string {
-  return session.status === "running" && !isLive(session, now) ? "interrupted" : session.status;
-}
-
-/** Keeps the heartbeat fresh while a run is in this process; returns the stopper. */
-export function startHeartbeat(store: Store, sessionId: string): () => void {
-  const timer = setInterval(() => void store.sessions.update(sessionId, { heartbeatAt: new Date() }).catch(() => {}), HEARTBEAT_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+/**
+ * The status as the run's own view shows it: a live run held by the user (p in the TUI) says
+ * "paused", as the TUI does, although its row stays "running" until the run ends.
+ */
+export async function currentStatus(store: Store, session: SessionRecord, now = Date.now()): Promise<string> {
+  const status = displayStatus(session, now);
+  if (status !== "running") return status;
+  const recent = await store.events.tail(session.id, 20);
+  const last = recent.findLast((e) => e.type === "session.status");
+  return (last?.payload as { status?: string } | undefined)?.status === "paused" ? "paused" : status;
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 
 // Files shipped with hatloop: the prompts package (hats, prompt components) and the demo.
 
-export const promptsDir = dirname(fileURLToPath(import.meta.resolve("@hatloop/prompts/package.json")));
+const promptsDir = dirname(fileURLToPath(import.meta.resolve("@hatloop/prompts/package.json")));
 export const bundledHatsDir = join(promptsDir, "hats");
 export const componentsDir = join(promptsDir, "components");
 export const demoDir = fileURLToPath(new URL("../../demo", import.meta.url));

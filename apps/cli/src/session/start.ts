@@ -1,76 +1,125 @@
 import { randomUUID } from "node:crypto";
-import { redactSecrets } from "@hatloop/context";
-import { loadHats, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
-import { contextWindowOf } from "@hatloop/model";
-import { createTaskWorktree, hasChangesSince, inPlaceWorkspace, WorkspaceError, type TaskWorkspace } from "@hatloop/tools";
-import { CliError, usageError } from "../errors.js";
+import { hostname } from "node:os";
+import type { SessionRecord, Store } from "@hatloop/core";
+import {
+  createTaskWorktree,
+  deleteRef,
+  dirtyStateRef,
+  GatesAbortedError,
+  hasChangesSince,
+  inPlaceWorkspace,
+  keepDirtyState,
+  removeTaskWorktree,
+  type TaskWorkspace,
+} from "@hatloop/tools";
+import { CliError, ExitCode } from "../errors.js";
 import { baselineFor, gateCommands } from "./gates.js";
-import { bundledHatsDir, repoHatsDir } from "./paths.js";
+import { asCliError, type SessionPlan } from "./plan.js";
 
-/** Without a configured window, the guard manages at most this much context (cost grows with it). */
-export const DEFAULT_WORKING_WINDOW = 200_000;
-
-export interface StartOptions {
-  task: string;
-  repoDir: string;
-  inPlace: boolean;
-  config: HatloopConfig;
-  modelId: string;
-  store: Store;
+interface StartOptions {
   /** Told what is happening while the baseline runs (it can take a while on big projects). */
   progress?: (line: string) => void;
+  /** Aborting stops the baseline's commands and takes back what the start made. */
+  signal?: AbortSignal;
 }
 
-/** Creates the workspace (a worktree on a new branch, or the checkout itself) and the session row. */
-export async function startSession(options: StartOptions): Promise<SessionRecord> {
-  const { config, store } = options;
-  // Secrets pasted into a task are not kept: the task is stored and sent to the model redacted.
-  const task = redactSecrets(options.task.trim());
-  if (!task) throw usageError("the task is empty");
+/**
+ * Creates the workspace (a worktree on a new branch, or the checkout itself), takes the quality-gate
+ * baseline and writes the session row. If any step fails or the start is aborted, what it created is
+ * removed again: a failed start leaves no worktree, branch or session behind.
+ */
+async function startSession(plan: SessionPlan, store: Store, options: StartOptions = {}): Promise<SessionRecord> {
   const id = randomUUID();
-  const workspace = await openWorkspace(options, id.slice(0, 8));
-  if (!options.inPlace && (await hasChangesSince(workspace.repoRoot, workspace.baseCommit).catch(() => false))) {
-    options.progress?.(`hatloop: note: your checkout has uncommitted changes; the task starts from ${workspace.baseCommit.slice(0, 10)} without them (commit them first, or use --in-place)`);
+  const workspace = await asCliError(
+    plan.inPlace
+      ? inPlaceWorkspace(plan.repoRoot)
+      : createTaskWorktree({ repoDir: plan.repoRoot, sessionShortId: id.slice(0, 8), worktreeDir: plan.config.worktreeDir }),
+  );
+  try {
+    return await prepare(plan, store, options, id, workspace);
+  } catch (error) {
+    await store.sessions.delete(id).catch(() => {});
+    // In place, the checkout was not written to yet: the copy of its uncommitted state is not needed.
+    const undo = plan.inPlace
+      ? deleteRef(workspace.repoRoot, dirtyStateRef(id.slice(0, 8)))
+      : removeTaskWorktree({ repoRoot: workspace.repoRoot, worktreePath: workspace.worktreePath, deleteBranch: workspace.branch });
+    await undo.catch((cleanup: Error) => options.progress?.(`hatloop: could not take back what the start made: ${cleanup.message}`));
+    if (error instanceof GatesAbortedError || options.signal?.aborted) {
+      throw new CliError("interrupted while taking the quality-gate baseline; nothing was kept", ExitCode.interrupted);
+    }
+    throw error;
   }
-  const hats = loadHats([bundledHatsDir, repoHatsDir(workspace.repoRoot)]);
-  if (!hats.has(config.hat)) throw usageError(`unknown hat "${config.hat}" (hats: ${[...hats.keys()].sort().join(", ")})`);
-  const commands = await gateCommands(workspace.worktreePath, config);
-  const gates = Object.entries(commands).map(([name, cmd]) => `${name}: ${cmd}`);
-  options.progress?.(gates.length ? `hatloop: quality-gate baseline (${gates.join("; ")})` : "hatloop: no test, lint or build command found; quality gates will pass trivially (configure gates.test etc.)");
-  const baseline = gates.length ? await baselineFor(workspace.worktreePath, commands, config) : null;
-  return store.sessions.create({
+}
+
+async function prepare(
+  plan: SessionPlan,
+  store: Store,
+  options: StartOptions,
+  id: string,
+  workspace: TaskWorkspace,
+): Promise<SessionRecord> {
+  const { config } = plan;
+  if (plan.inPlace && plan.allowDirty) {
+    const ref = dirtyStateRef(id.slice(0, 8));
+    if (await keepDirtyState(workspace.repoRoot, ref))
+      options.progress?.(`hatloop: your uncommitted changes are kept under ${ref}; to get them back: git stash apply ${ref}`);
+  } else if (!plan.inPlace && (await hasChangesSince(workspace.repoRoot, workspace.baseCommit).catch(() => false))) {
+    options.progress?.(
+      `hatloop: note: your checkout has uncommitted changes; the task starts from ${workspace.baseCommit.slice(0, 10)} without them (commit them first, or use --in-place --allow-dirty)`,
+    );
+  }
+  // The row comes before the (possibly long) baseline, so a start killed meanwhile leaves a session
+  // that `ls` shows as interrupted and `hatloop rm` removes with its worktree, not nameless debris.
+  const session = await store.sessions.create({
     id,
-    task,
-    title: titleOf(task),
+    task: plan.task,
+    title: titleOf(plan.task),
     repoPath: workspace.repoRoot,
     worktreePath: workspace.worktreePath,
     branch: workspace.branch,
     baseCommit: workspace.baseCommit,
-    inPlace: options.inPlace,
+    inPlace: plan.inPlace,
     hat: config.hat,
-    model: options.modelId,
+    model: plan.modelId,
     budgets: {
       maxIterations: config.maxIterations,
       maxTokens: config.maxTokens ?? null,
       maxCostUsd: config.maxCostUsd ?? null,
       maxRuntimeMs: config.maxRuntime || null,
     },
-    config: config as unknown as Record<string, unknown>,
-    contextWindow: config.context.window ?? Math.min(contextWindowOf(options.modelId), DEFAULT_WORKING_WINDOW),
+    config: config,
+    contextWindow: plan.contextWindow,
     status: "pending",
-    gateBaseline: baseline,
+    pid: process.pid,
+    host: hostname(),
   });
+  const commands = await gateCommands(workspace.worktreePath, config);
+  const gates = Object.entries(commands).map(([name, cmd]) => `${name}: ${cmd}`);
+  options.progress?.(
+    gates.length
+      ? `hatloop: quality-gate baseline (${gates.join("; ")})`
+      : "hatloop: no test, lint or build command found; quality gates will pass trivially (configure gates.test etc.)",
+  );
+  const baseline = gates.length ? await baselineFor(workspace.worktreePath, commands, config, options.signal) : null;
+  if (options.signal?.aborted) throw new GatesAbortedError();
+  await store.sessions.update(id, { gateBaseline: baseline });
+  return { ...session, gateBaseline: baseline };
 }
 
-async function openWorkspace(options: StartOptions, shortId: string): Promise<TaskWorkspace> {
+/**
+ * Runs startSession with Ctrl-C and SIGTERM turned into an abort: without this, the signal would end
+ * the process at once and leave the baseline's command running in its own process group.
+ */
+export async function startInterruptibly(plan: SessionPlan, store: Store, progress: (line: string) => void): Promise<SessionRecord> {
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   try {
-    return options.inPlace
-      ? await inPlaceWorkspace(options.repoDir)
-      : await createTaskWorktree({ repoDir: options.repoDir, sessionShortId: shortId, worktreeDir: options.config.worktreeDir });
-  } catch (error) {
-    // Bad input (not a repository, no commits, a name taken) is a usage error; git itself failing is not.
-    if (error instanceof WorkspaceError) throw error.code === "git_failed" ? new CliError(error.message) : usageError(error.message);
-    throw error;
+    return await startSession(plan, store, { progress, signal: abort.signal });
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }
 

@@ -1,7 +1,16 @@
-import { describeEvent, type EventSink, type LoopControl, type LoopEvent, type SessionRecord, type Store } from "@hatloop/core";
-import { jsonSink } from "../sinks/json.js";
-import { plainSink } from "../sinks/plain.js";
+import {
+  describeEvent,
+  redactingSink,
+  type EventSink,
+  type LoopControl,
+  type LoopEvent,
+  type SessionRecord,
+  type Store,
+} from "@hatloop/core";
+import { printError, printText } from "../output/print.js";
+import { printedEvents } from "../sinks/printed.js";
 import type { OutputMode } from "./output-mode.js";
+import { hatHistory } from "./history.js";
 import { snapshotOf } from "./snapshot.js";
 
 // Where a run's events go: plain lines, JSON lines, or the Ink TUI. One shape for all three, so
@@ -17,18 +26,19 @@ export interface SessionUi {
 }
 
 export async function openSessionUi(mode: OutputMode, session: SessionRecord, store: Store): Promise<SessionUi> {
-  const write = (line: string) => process.stdout.write(`${line}\n`);
   if (mode !== "tui") {
     return {
-      sink: mode === "json" ? jsonSink(write) : plainSink(write),
-      notice: (text) => process.stderr.write(`hatloop: ${text}\n`),
+      sink: printedEvents(mode === "json"),
+      notice: printError,
       attach: () => {},
       close: async () => {},
     };
   }
   // Loaded only on a terminal: plain and JSON runs never load React or Ink.
   const tui = await import("@hatloop/tui");
-  const ui = tui.createTuiStore(tui.initialState(snapshotOf(session, await store.checklist.list(session.id))));
+  // A resumed session's timeline goes on from its stored events (a new one has none: it starts with session.start).
+  const hats = await hatHistory(store, session.id);
+  const ui = tui.createTuiStore(tui.initialState({ ...snapshotOf(session, await store.checklist.list(session.id)), hats }));
   let control: LoopControl | null = null;
   const controls = {
     get paused() {
@@ -40,21 +50,32 @@ export async function openSessionUi(mode: OutputMode, session: SessionRecord, st
     interrupt: () => control?.interrupt(),
     steer: (text: string) => control?.steer(text),
   };
-  const view = tui.mountSession(ui, controls, () => controls.interrupt());
+  // Ctrl-C in the view is the same as a Ctrl-C signal: the run's handler checkpoints and pauses, and a
+  // second one exits at once.
+  const interrupt = () => (process.listenerCount("SIGINT") > 0 ? process.kill(process.pid, "SIGINT") : controls.interrupt());
+  const view = tui.mountSession(
+    ui,
+    controls,
+    () => controls.interrupt(),
+    () => void interrupt(),
+  );
   let last: LoopEvent | null = null;
   return {
-    sink: (event) => {
+    // Shown redacted, like everything printed; the TUI makes the text harmless to the terminal.
+    sink: redactingSink((event) => {
       ui.push(event);
+      tui.ringFor(event); // completed, failed, a budget pause, a health stop: tell a user in another window
       if (event.type === "session.end") last = event;
-    },
+    }),
     notice: (text) => ui.notice(text),
     attach: (next) => (control = next),
     close: async () => {
       view.close();
       await view.closed;
-      // The last frame stays on screen; the outcome goes below it in plain words.
+      // The view was on the alternate screen: the normal screen gets where the session stands, in plain words.
+      printText(tui.summaryLine(ui.getState()));
       const line = last ? describeEvent(last) : null;
-      if (line) process.stdout.write(`\n${line}\n`);
+      if (line) printText(line);
     },
   };
 }

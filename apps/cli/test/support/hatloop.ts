@@ -2,6 +2,13 @@ import { spawn } from "node:child_process";
 
 const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
 
+/**
+ * How long a helper waits before it gives up on a process or an event: only so that a hung one still
+ * ends, with its output, before the runner's ceiling (vitest.shared.ts). Never a speed claim: those
+ * belong in `pnpm bench`.
+ */
+export const HUNG_MS = 5 * 60_000;
+
 export interface Ran {
   code: number | null;
   stdout: string;
@@ -9,7 +16,7 @@ export interface Ran {
 }
 
 /** Runs the built `hatloop` binary with a clean environment plus `env`. */
-export function runHatloop(args: string[], env: Record<string, string>, options: { timeoutMs?: number; cwd?: string } = {}): Promise<Ran> {
+export function runHatloop(args: string[], env: Record<string, string>, options: { cwd?: string; stdin?: string } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd: options.cwd,
@@ -19,7 +26,8 @@ export function runHatloop(args: string[], env: Record<string, string>, options:
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    const timer = setTimeout(() => child.kill("SIGKILL"), HUNG_MS);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
@@ -30,22 +38,24 @@ export function runHatloop(args: string[], env: Record<string, string>, options:
 
 export interface Live {
   /** Resolves with the first JSON event printed (--json) that matches. */
-  waitFor(match: (event: { type: string; iteration: number; data: Record<string, unknown> }) => boolean, timeoutMs?: number): Promise<void>;
+  waitFor(match: (event: { type: string; iteration: number; data: Record<string, unknown> }) => boolean): Promise<void>;
   kill(signal: NodeJS.Signals): void;
   done: Promise<Ran>;
 }
 
 /** Starts the binary and lets the test react to its JSON events while it runs. */
 export function startHatloop(args: string[], env: Record<string, string>): Live {
-  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, HOME: env.HATLOOP_HOME ?? process.env.HOME, ...env } });
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { PATH: process.env.PATH, HOME: env.HATLOOP_HOME ?? process.env.HOME, ...env },
+  });
   let stdout = "";
   let stderr = "";
   let pending = "";
   const events: Array<{ type: string; iteration: number; data: Record<string, unknown> }> = [];
   const waiters: Array<() => void> = [];
   child.stdout.on("data", (d: Buffer) => {
-    stdout += d;
-    pending += d;
+    stdout += d.toString();
+    pending += d.toString();
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
     for (const line of lines) if (line.startsWith("{")) events.push(JSON.parse(line));
@@ -54,8 +64,8 @@ export function startHatloop(args: string[], env: Record<string, string>): Live 
   child.stderr.on("data", (d) => (stderr += d));
   const done = new Promise<Ran>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
   return {
-    async waitFor(match, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
+    async waitFor(match) {
+      const deadline = Date.now() + HUNG_MS;
       while (!events.some(match)) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for an event; stderr: ${stderr}`);
         await Promise.race([new Promise<void>((r) => waiters.push(r)), new Promise((r) => setTimeout(r, 200))]);

@@ -10,7 +10,8 @@ export function makeRepo(files: Record<string, string> = {}): { root: string; re
   const all: Record<string, string> = {
     "package.json": JSON.stringify({ name: "app", private: true, type: "module", scripts: { test: "node --test test/" } }),
     "src/value.js": "export const value = 1;\n",
-    "test/value.test.js": 'import { test } from "node:test";\nimport assert from "node:assert/strict";\nimport { value } from "../src/value.js";\ntest("value", () => assert.equal(value, 1));\n',
+    "test/value.test.js":
+      'import { test } from "node:test";\nimport assert from "node:assert/strict";\nimport { value } from "../src/value.js";\ntest("value", () => assert.equal(value, 1));\n',
     ...files,
   };
   for (const [path, content] of Object.entries(all)) {
@@ -18,7 +19,11 @@ export function makeRepo(files: Record<string, string> = {}): { root: string; re
     writeFileSync(join(repo, path), content);
   }
   writeFileSync(join(root, "outside.txt"), "TOP-SECRET-OUTSIDE-THE-WORKTREE\n");
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd: repo, stdio: "ignore" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], {
+      cwd: repo,
+      stdio: "ignore",
+    });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-q", "-m", "initial");

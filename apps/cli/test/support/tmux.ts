@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { HUNG_MS } from "./hatloop.js";
 
 // Drives terminal programs as a person would: tmux runs them in a real pseudo-terminal,
 // send-keys types, capture-pane reads the screen. One private tmux server per test run.
@@ -23,13 +24,28 @@ export class Tmux {
     return this.run("capture-pane", "-p", "-t", target);
   }
 
+  /** The screen with its escape sequences (colours, bold, inverse). */
+  styled(target: string): string {
+    return this.run("capture-pane", "-e", "-p", "-t", target);
+  }
+
+  /** The pane's scrollback and screen (the normal screen's, whatever is shown). */
+  history(target: string): string {
+    return this.run("capture-pane", "-p", "-S", "-", "-t", target);
+  }
+
+  /** Whether the program in the pane is on the alternate screen. */
+  alternate(target: string): boolean {
+    return this.run("display-message", "-p", "-t", target, "#{alternate_on}").trim() === "1";
+  }
+
   keys(target: string, ...keys: string[]): void {
     this.run("send-keys", "-t", target, ...keys);
   }
 
   /** Waits until the pane's screen matches; returns that screen. */
-  async waitFor(target: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
+  async waitFor(target: string, pattern: RegExp): Promise<string> {
+    const deadline = Date.now() + HUNG_MS;
     let screen = "";
     while (Date.now() < deadline) {
       screen = this.screen(target);
@@ -46,4 +62,17 @@ export class Tmux {
       // already gone
     }
   }
+}
+
+/** The colours set on a captured screen (SGR 30-38, 40-48, 90-97, 100-107; not bold, inverse or the default-colour resets). */
+export function colourCodes(styled: string): string[] {
+  // eslint-disable-next-line no-control-regex -- SGR sequences are what is read
+  const sequences = styled.match(/\x1b\[[\d;]*m/g) ?? [];
+  return sequences.filter((seq) =>
+    seq
+      .slice(2, -1)
+      .split(";")
+      .map(Number)
+      .some((n) => (n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 97) || (n >= 100 && n <= 107)),
+  );
 }

@@ -9,15 +9,29 @@ const assistantOf = (i: number): number => 2 * i - 1;
 const userOf = (i: number): number => 2 * i;
 
 /** The assertion without its label and the matcher note: what a summary could quote. */
-export function errorCore(error: string): string {
+function errorCore(error: string): string {
   return error.replace(/^AssertionError:\s*/, "").replace(/\s*\/\/.*$/, "");
 }
 
 export function plantedFacts(s: Scenario, at: Schedule): PlantedFact[] {
   return [
     { id: "goal", category: "goal", priority: "P0", description: "the goal", needles: s.goalNeedles, messageIndex: 0 },
-    { id: "constraint-task", category: "constraint", priority: "P0", description: "constraint in the task", needles: s.taskConstraintNeedles, messageIndex: 0 },
-    { id: "constraint-steer", category: "constraint", priority: "P0", description: "constraint the user added while the loop ran", needles: s.steerConstraintNeedles, messageIndex: userOf(at.steer) },
+    {
+      id: "constraint-task",
+      category: "constraint",
+      priority: "P0",
+      description: "constraint in the task",
+      needles: s.taskConstraintNeedles,
+      messageIndex: 0,
+    },
+    {
+      id: "constraint-steer",
+      category: "constraint",
+      priority: "P0",
+      description: "constraint the user added while the loop ran",
+      needles: s.steerConstraintNeedles,
+      messageIndex: userOf(at.steer),
+    },
     ...s.decisions.map((d, k): PlantedFact => ({
       id: `decision-${k + 1}`,
       category: "decision",
@@ -43,7 +57,14 @@ export function plantedFacts(s: Scenario, at: Schedule): PlantedFact[] {
       needles: [s.failingTest.name, errorCore(s.failingTest.error)],
       messageIndex: userOf(at.failingTest),
     },
-    { id: "next-step", category: "next-step", priority: "P0", description: "the next step", needles: [s.nextStep.needle], messageIndex: assistantOf(at.nextStep) },
+    {
+      id: "next-step",
+      category: "next-step",
+      priority: "P0",
+      description: "the next step",
+      needles: [s.nextStep.needle],
+      messageIndex: assistantOf(at.nextStep),
+    },
     ...s.incidentals.map((inc, k): PlantedFact => ({
       id: `incidental-${inc.id}`,
       category: "incidental",

@@ -15,7 +15,9 @@ describe("the synthetic generator", () => {
     const s = generateSession({ seed: 3, iterations: 200 });
     expect(s.messages).toHaveLength(1 + 2 * 200);
     expect(validatePairing(s.messages)).toEqual([]);
-    const parallel = s.messages.filter((m) => m.role === "assistant" && typeof m.content !== "string" && m.content.filter((b) => b.type === "tool_use").length > 1);
+    const parallel = s.messages.filter(
+      (m) => m.role === "assistant" && typeof m.content !== "string" && m.content.filter((b) => b.type === "tool_use").length > 1,
+    );
     expect(parallel.length).toBeGreaterThan(10);
     expect(artifactTrail(s.messages).length).toBeGreaterThan(5);
   });
@@ -37,7 +39,10 @@ describe("the synthetic generator", () => {
         const before = searchableText(s.messages.slice(0, fact.messageIndex)).toLowerCase();
         for (const needle of fact.needles) expect(at, `${fact.id} at its message`).toContain(needle.toLowerCase());
         // Every fact is new where it is planted, except that the last failing test was named when it was run.
-        expect(fact.needles.every((n) => before.includes(n.toLowerCase())), `${fact.id} before its message`).toBe(false);
+        expect(
+          fact.needles.every((n) => before.includes(n.toLowerCase())),
+          `${fact.id} before its message`,
+        ).toBe(false);
         for (const stale of fact.staleNeedles ?? []) expect(before).toContain(stale.toLowerCase());
       }
     }

@@ -1,2 +1,1 @@
-export { generateSession, type GenerateOptions } from "./session.js";
-export type { FactCategory, PlantedFact, Priority, SyntheticSession } from "./types.js";
+export { generateSession } from "./session.js";

@@ -2,12 +2,12 @@
 // session picks one scenario by seed; every needle is distinctive, so it can only be found where
 // the generator put it (the filler vocabulary never produces these phrases).
 
-export interface Decision {
+interface Decision {
   text: string;
   needles: string[];
 }
 
-export interface Superseded {
+interface Superseded {
   id: string;
   oldText: string;
   oldNeedle: string;
@@ -19,7 +19,7 @@ export interface Superseded {
   newCode: string;
 }
 
-export interface Incidental {
+interface Incidental {
   id: string;
   needle: string;
   /** A tool call whose output carries the value (the value is only ever in tool output). */
@@ -58,10 +58,22 @@ export const SCENARIOS: readonly Scenario[] = [
     steerConstraint: "Keep the public signature of createClient(options) unchanged; three other services import it.",
     steerConstraintNeedles: ["createClient(options)", "three other services"],
     decisions: [
-      { text: "Decision: use a single-flight promise for refresh(), because parallel 401s must share one network call.", needles: ["single-flight promise", "share one network call"] },
-      { text: "I'll keep the refresh token in memory only, not in localStorage, because the security review flagged XSS exposure.", needles: ["in memory only", "XSS exposure"] },
-      { text: "Going with vi.useFakeTimers in the refresh tests, since real timeouts made the CI job take 40 seconds.", needles: ["vi.useFakeTimers", "40 seconds"] },
-      { text: "Decision: retry a request at most once after a refresh, because a second 401 means the refresh token itself is revoked.", needles: ["at most once after a refresh", "refresh token itself is revoked"] },
+      {
+        text: "Decision: use a single-flight promise for refresh(), because parallel 401s must share one network call.",
+        needles: ["single-flight promise", "share one network call"],
+      },
+      {
+        text: "I'll keep the refresh token in memory only, not in localStorage, because the security review flagged XSS exposure.",
+        needles: ["in memory only", "XSS exposure"],
+      },
+      {
+        text: "Going with vi.useFakeTimers in the refresh tests, since real timeouts made the CI job take 40 seconds.",
+        needles: ["vi.useFakeTimers", "40 seconds"],
+      },
+      {
+        text: "Decision: retry a request at most once after a refresh, because a second 401 means the refresh token itself is revoked.",
+        needles: ["at most once after a refresh", "refresh token itself is revoked"],
+      },
     ],
     superseded: [
       {
@@ -86,9 +98,27 @@ export const SCENARIOS: readonly Scenario[] = [
       },
     ],
     incidentals: [
-      { id: "token-ttl", needle: "TOKEN_TTL_SECONDS = 900", tool: "read_file", input: { path: "src/auth/constants.ts" }, line: "export const TOKEN_TTL_SECONDS = 900;" },
-      { id: "staging-host", needle: "auth-staging.internal", tool: "run_command", input: { command: "curl -sI \"$AUTH_STAGING_URL/health\"" }, line: "HTTP/2 200 from auth-staging.internal (edge eu-west-1)" },
-      { id: "fixture-user", needle: "usr_7f3a9c", tool: "read_file", input: { path: "test/fixtures/users.json" }, line: '  { "id": "usr_7f3a9c", "role": "admin", "tokenVersion": 3 },' },
+      {
+        id: "token-ttl",
+        needle: "TOKEN_TTL_SECONDS = 900",
+        tool: "read_file",
+        input: { path: "src/auth/constants.ts" },
+        line: "export const TOKEN_TTL_SECONDS = 900;",
+      },
+      {
+        id: "staging-host",
+        needle: "auth-staging.internal",
+        tool: "run_command",
+        input: { command: 'curl -sI "$AUTH_STAGING_URL/health"' },
+        line: "HTTP/2 200 from auth-staging.internal (edge eu-west-1)",
+      },
+      {
+        id: "fixture-user",
+        needle: "usr_7f3a9c",
+        tool: "read_file",
+        input: { path: "test/fixtures/users.json" },
+        line: '  { "id": "usr_7f3a9c", "role": "admin", "tokenVersion": 3 },',
+      },
     ],
     failingTest: {
       file: "test/auth/refresh.test.ts",
@@ -96,9 +126,26 @@ export const SCENARIOS: readonly Scenario[] = [
       error: "AssertionError: expected 2 to be 1 // Object.is equality",
       command: "pnpm vitest run test/auth/refresh.test.ts",
     },
-    nextStep: { text: "Next: make the retry interceptor await the in-flight refresh promise before replaying the request.", needle: "await the in-flight refresh promise" },
-    files: ["src/auth/refresh.ts", "src/auth/interceptor.ts", "src/auth/config.ts", "src/auth/token-store.ts", "test/auth/refresh.test.ts", "test/auth/mock-server.ts", "src/http/client.ts"],
-    checklist: ["Reproduce the double refresh in a test", "Share one refresh between parallel requests", "Keep tokens out of persistent storage", "Retry once after a refresh", "Document the refresh flow"],
+    nextStep: {
+      text: "Next: make the retry interceptor await the in-flight refresh promise before replaying the request.",
+      needle: "await the in-flight refresh promise",
+    },
+    files: [
+      "src/auth/refresh.ts",
+      "src/auth/interceptor.ts",
+      "src/auth/config.ts",
+      "src/auth/token-store.ts",
+      "test/auth/refresh.test.ts",
+      "test/auth/mock-server.ts",
+      "src/http/client.ts",
+    ],
+    checklist: [
+      "Reproduce the double refresh in a test",
+      "Share one refresh between parallel requests",
+      "Keep tokens out of persistent storage",
+      "Retry once after a refresh",
+      "Document the refresh flow",
+    ],
     testCommand: "pnpm vitest run test/auth",
   },
   {
@@ -110,10 +157,22 @@ export const SCENARIOS: readonly Scenario[] = [
     steerConstraint: "Don't add new dependencies; security has to approve each one.",
     steerConstraintNeedles: ["new dependencies", "security has to approve"],
     decisions: [
-      { text: "Decision: parse with a Transform stream over node:readline, because it keeps backpressure without a new package.", needles: ["Transform stream over node:readline", "keeps backpressure"] },
-      { text: "I'll commit one transaction per batch instead of per row, since per-row inserts took 11 minutes for a million rows.", needles: ["one transaction per batch", "11 minutes"] },
-      { text: "Going with a quarantine table for rejected rows, because support needs to download them later.", needles: ["quarantine table", "download them later"] },
-      { text: "Decision: validate the header row before the first batch, because a bad header must fail fast with a 422.", needles: ["validate the header row", "fail fast with a 422"] },
+      {
+        text: "Decision: parse with a Transform stream over node:readline, because it keeps backpressure without a new package.",
+        needles: ["Transform stream over node:readline", "keeps backpressure"],
+      },
+      {
+        text: "I'll commit one transaction per batch instead of per row, since per-row inserts took 11 minutes for a million rows.",
+        needles: ["one transaction per batch", "11 minutes"],
+      },
+      {
+        text: "Going with a quarantine table for rejected rows, because support needs to download them later.",
+        needles: ["quarantine table", "download them later"],
+      },
+      {
+        text: "Decision: validate the header row before the first batch, because a bad header must fail fast with a 422.",
+        needles: ["validate the header row", "fail fast with a 422"],
+      },
     ],
     superseded: [
       {
@@ -138,9 +197,27 @@ export const SCENARIOS: readonly Scenario[] = [
       },
     ],
     incidentals: [
-      { id: "max-upload", needle: "MAX_UPLOAD_BYTES = 2147483648", tool: "read_file", input: { path: "src/import/limits.ts" }, line: "export const MAX_UPLOAD_BYTES = 2147483648;" },
-      { id: "bucket", needle: "s3://imports-staging-eu", tool: "run_command", input: { command: "aws s3 ls \"$IMPORT_BUCKET\" --summarize" }, line: "Total Objects: 412 in s3://imports-staging-eu" },
-      { id: "fixture-file", needle: "customers-1m.csv", tool: "read_file", input: { path: "test/fixtures/README.md" }, line: "- customers-1m.csv: one million rows, 3 percent with a missing email" },
+      {
+        id: "max-upload",
+        needle: "MAX_UPLOAD_BYTES = 2147483648",
+        tool: "read_file",
+        input: { path: "src/import/limits.ts" },
+        line: "export const MAX_UPLOAD_BYTES = 2147483648;",
+      },
+      {
+        id: "bucket",
+        needle: "s3://imports-staging-eu",
+        tool: "run_command",
+        input: { command: 'aws s3 ls "$IMPORT_BUCKET" --summarize' },
+        line: "Total Objects: 412 in s3://imports-staging-eu",
+      },
+      {
+        id: "fixture-file",
+        needle: "customers-1m.csv",
+        tool: "read_file",
+        input: { path: "test/fixtures/README.md" },
+        line: "- customers-1m.csv: one million rows, 3 percent with a missing email",
+      },
     ],
     failingTest: {
       file: "test/import/report.test.ts",
@@ -148,9 +225,26 @@ export const SCENARIOS: readonly Scenario[] = [
       error: "AssertionError: expected 'quarantined' to be 'rejected' // Object.is equality",
       command: "pnpm vitest run test/import/report.test.ts",
     },
-    nextStep: { text: "Next: map quarantined rows to the rejected status in the import report before the summary is built.", needle: "map quarantined rows to the rejected status" },
-    files: ["src/import/stream.ts", "src/import/batch-writer.ts", "src/import/queue.ts", "src/import/report.ts", "src/import/header.ts", "test/import/stream.test.ts", "test/import/report.test.ts"],
-    checklist: ["Stream the parser", "Batch the inserts", "Quarantine rejected rows", "Validate headers up front", "Measure memory on the 2 GB fixture"],
+    nextStep: {
+      text: "Next: map quarantined rows to the rejected status in the import report before the summary is built.",
+      needle: "map quarantined rows to the rejected status",
+    },
+    files: [
+      "src/import/stream.ts",
+      "src/import/batch-writer.ts",
+      "src/import/queue.ts",
+      "src/import/report.ts",
+      "src/import/header.ts",
+      "test/import/stream.test.ts",
+      "test/import/report.test.ts",
+    ],
+    checklist: [
+      "Stream the parser",
+      "Batch the inserts",
+      "Quarantine rejected rows",
+      "Validate headers up front",
+      "Measure memory on the 2 GB fixture",
+    ],
     testCommand: "pnpm vitest run test/import",
   },
 ];

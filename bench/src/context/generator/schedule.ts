@@ -17,7 +17,7 @@ export interface Schedule {
   scratchpadEvery: number;
 }
 
-export const MIN_ITERATIONS = 20;
+const MIN_ITERATIONS = 20;
 
 export function scheduleFor(iterations: number): Schedule {
   const n = iterations;

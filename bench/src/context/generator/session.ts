@@ -47,7 +47,10 @@ export function generateSession(options: GenerateOptions): SyntheticSession {
   const scenario = SCENARIOS[seed % SCENARIOS.length]!;
   const schedule = scheduleFor(n);
   const pathsRng = rng.fork("paths");
-  const editPaths = [...scenario.files, ...Array.from({ length: Math.max(8, Math.round(n / 20)) }, () => fillerPath(pathsRng, pathsRng.chance(0.3)))];
+  const editPaths = [
+    ...scenario.files,
+    ...Array.from({ length: Math.max(8, Math.round(n / 20)) }, () => fillerPath(pathsRng, pathsRng.chance(0.3))),
+  ];
   const state: State = { rng, scenario, schedule, n, editPaths: [...new Set(editPaths)], done: new Set(), decisionsMade: [] };
 
   const task = `${scenario.goal}\n\nConstraints:\n- ${scenario.taskConstraint}\n- Run ${scenario.testCommand} before you call the task complete.`;
@@ -56,9 +59,17 @@ export function generateSession(options: GenerateOptions): SyntheticSession {
     const it = iteration(state, i);
     const uses: ContentBlock[] = it.calls.map((c, k) => ({ type: "tool_use", id: toolId(seed, i, k), name: c.name, input: c.input }));
     messages.push({ role: "assistant", content: [{ type: "text", text: it.text.join("\n\n") }, ...uses] });
-    const results: ContentBlock[] = it.calls.map((c, k) => ({ type: "tool_result", tool_use_id: toolId(seed, i, k), content: c.output, ...(c.isError ? { is_error: true } : {}) }));
+    const results: ContentBlock[] = it.calls.map((c, k) => ({
+      type: "tool_result",
+      tool_use_id: toolId(seed, i, k),
+      content: c.output,
+      ...(c.isError ? { is_error: true } : {}),
+    }));
     const notes = it.steering ? [`${MARKERS.steer} ${it.steering}`] : [];
-    if (it.calls.length === 0) notes.push(`${MARKERS.continuation} Iteration ${i + 1}. Continue as the creator. When your part is done, publish one of: EVENT:implementation.done, EVENT:task.blocked.`);
+    if (it.calls.length === 0)
+      notes.push(
+        `${MARKERS.continuation} Iteration ${i + 1}. Continue as the creator. When your part is done, publish one of: EVENT:implementation.done, EVENT:task.blocked.`,
+      );
     messages.push({ role: "user", content: [...results, ...notes.map((text): ContentBlock => ({ type: "text", text }))] });
   }
   const facts: PlantedFact[] = plantedFacts(scenario, schedule);
@@ -86,7 +97,15 @@ function iteration(state: State, i: number): Iteration {
   if (periodic || i === schedule.finalScratchpad) {
     const open = scenario.checklist.find((_, k) => !state.done.has(k));
     if (open && i !== schedule.finalScratchpad) it.text.push(`Next: ${open.toLowerCase()}.`);
-    it.text.push(scratchpadSignal({ scenario, done: state.done, decisionsMade: state.decisionsMade, final: i === schedule.finalScratchpad, lastAction: narration(rng, identifier(rng)) }));
+    it.text.push(
+      scratchpadSignal({
+        scenario,
+        done: state.done,
+        decisionsMade: state.decisionsMade,
+        final: i === schedule.finalScratchpad,
+        lastAction: narration(rng, identifier(rng)),
+      }),
+    );
   }
   // The agent's reasoning: a few sentences per response, about the first call's subject.
   const about = it.calls[0] ? keyOf(it.calls[0]) : identifier(rng);
@@ -147,22 +166,61 @@ function filler(state: State, i: number, it: Iteration): void {
   const testsAllowed = i < schedule.failingTest;
   const roll = rng.next();
   const kind = exploring
-    ? roll < 0.5 ? "read" : roll < 0.75 ? "search" : roll < 0.85 ? "list" : roll < 0.95 ? "test" : "think"
-    : roll < 0.35 ? "read" : roll < 0.47 ? "search" : roll < 0.5 ? "list" : roll < 0.64 ? "test" : roll < 0.82 ? "edit" : roll < 0.87 ? "write" : roll < 0.91 ? "diff" : "think";
+    ? roll < 0.5
+      ? "read"
+      : roll < 0.75
+        ? "search"
+        : roll < 0.85
+          ? "list"
+          : roll < 0.95
+            ? "test"
+            : "think"
+    : roll < 0.35
+      ? "read"
+      : roll < 0.47
+        ? "search"
+        : roll < 0.5
+          ? "list"
+          : roll < 0.64
+            ? "test"
+            : roll < 0.82
+              ? "edit"
+              : roll < 0.87
+                ? "write"
+                : roll < 0.91
+                  ? "diff"
+                  : "think";
   const parallel = rng.chance(0.35) ? rng.int(2, 4) : 1;
   switch (kind === "test" && !testsAllowed ? "read" : kind) {
     case "read":
-      for (let k = 0; k < parallel; k++) it.calls.push({ name: "read_file", input: { path: rng.chance(0.3) ? rng.pick(scenario.files) : fillerPath(rng, rng.chance(0.25)) }, output: readFileOutput(rng), isError: false });
+      for (let k = 0; k < parallel; k++)
+        it.calls.push({
+          name: "read_file",
+          input: { path: rng.chance(0.3) ? rng.pick(scenario.files) : fillerPath(rng, rng.chance(0.25)) },
+          output: readFileOutput(rng),
+          isError: false,
+        });
       return;
     case "search":
-      for (let k = 0; k < parallel; k++) it.calls.push({ name: "search", input: { pattern: identifier(rng), path: "src" }, output: searchOutput(rng), isError: false });
+      for (let k = 0; k < parallel; k++)
+        it.calls.push({ name: "search", input: { pattern: identifier(rng), path: "src" }, output: searchOutput(rng), isError: false });
       return;
     case "list":
-      it.calls.push({ name: "list_files", input: { path: rng.pick(["src", "test", "src/" + identifier(rng).toLowerCase()]) }, output: listOutput(rng, "src"), isError: false });
+      it.calls.push({
+        name: "list_files",
+        input: { path: rng.pick(["src", "test", "src/" + identifier(rng).toLowerCase()]) },
+        output: listOutput(rng, "src"),
+        isError: false,
+      });
       return;
     case "test": {
       const failures = rng.chance(0.45) ? [fillerFailure(rng)] : [];
-      it.calls.push({ name: "run_command", input: { command: scenario.testCommand }, output: testOutput(rng, failures), isError: failures.length > 0 });
+      it.calls.push({
+        name: "run_command",
+        input: { command: scenario.testCommand },
+        output: testOutput(rng, failures),
+        isError: failures.length > 0,
+      });
       return;
     }
     case "edit":
@@ -171,7 +229,12 @@ function filler(state: State, i: number, it: Iteration): void {
     case "write": {
       const path = rng.pick(state.editPaths);
       const content = codeBlock(rng, rng.int(40, 260)).join("\n");
-      it.calls.push({ name: "write_file", input: { path, content }, output: `Wrote ${content.split("\n").length} lines to ${path}.`, isError: false });
+      it.calls.push({
+        name: "write_file",
+        input: { path, content },
+        output: `Wrote ${content.split("\n").length} lines to ${path}.`,
+        isError: false,
+      });
       return;
     }
     case "diff":

@@ -3,7 +3,7 @@ import type { Message } from "@hatloop/context";
 // What the synthetic generator produces: a Ralph-loop session as Anthropic messages, with the
 // ground truth of every planted fact.
 
-export type FactCategory = "goal" | "constraint" | "decision" | "superseded" | "failing-test" | "next-step" | "incidental";
+type FactCategory = "goal" | "constraint" | "decision" | "superseded" | "failing-test" | "next-step" | "incidental";
 export type Priority = "P0" | "P1" | "P2";
 
 export interface PlantedFact {

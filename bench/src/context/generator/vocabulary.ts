@@ -3,12 +3,114 @@ import type { Rng } from "../../util/rng.js";
 // Filler that looks like a TypeScript service: identifiers, paths, code lines and narration. None
 // of these words can form a planted fact's needle, so a fact is only ever found where it was planted.
 
-const VERBS = ["load", "parse", "build", "resolve", "fetch", "apply", "format", "merge", "collect", "validate", "render", "encode", "decode", "update", "create", "read", "write", "flush", "emit", "track"];
-const NOUNS = ["User", "Account", "Session", "Payload", "Header", "Record", "Batch", "Config", "Route", "Handler", "Cache", "Entry", "Metric", "Report", "Query", "Result", "Option", "Context", "Event", "Job"];
-const LOCALS = ["value", "entry", "items", "result", "next", "current", "options", "input", "output", "rows", "state", "buffer", "index", "count", "keys", "lookup", "pending", "target"];
-const TYPES = ["string", "number", "boolean", "Buffer", "Date", "unknown", "Record<string, string>", "readonly string[]", "Map<string, number>"];
-const MODULES = ["http", "store", "util", "metrics", "jobs", "users", "billing", "routes", "config", "logging", "queue", "search", "admin", "notify"];
-const FILES = ["index", "client", "server", "handler", "types", "schema", "mapper", "cache", "errors", "retry", "format", "service", "worker", "helpers", "options"];
+const VERBS = [
+  "load",
+  "parse",
+  "build",
+  "resolve",
+  "fetch",
+  "apply",
+  "format",
+  "merge",
+  "collect",
+  "validate",
+  "render",
+  "encode",
+  "decode",
+  "update",
+  "create",
+  "read",
+  "write",
+  "flush",
+  "emit",
+  "track",
+];
+const NOUNS = [
+  "User",
+  "Account",
+  "Session",
+  "Payload",
+  "Header",
+  "Record",
+  "Batch",
+  "Config",
+  "Route",
+  "Handler",
+  "Cache",
+  "Entry",
+  "Metric",
+  "Report",
+  "Query",
+  "Result",
+  "Option",
+  "Context",
+  "Event",
+  "Job",
+];
+const LOCALS = [
+  "value",
+  "entry",
+  "items",
+  "result",
+  "next",
+  "current",
+  "options",
+  "input",
+  "output",
+  "rows",
+  "state",
+  "buffer",
+  "index",
+  "count",
+  "keys",
+  "lookup",
+  "pending",
+  "target",
+];
+const TYPES = [
+  "string",
+  "number",
+  "boolean",
+  "Buffer",
+  "Date",
+  "unknown",
+  "Record<string, string>",
+  "readonly string[]",
+  "Map<string, number>",
+];
+const MODULES = [
+  "http",
+  "store",
+  "util",
+  "metrics",
+  "jobs",
+  "users",
+  "billing",
+  "routes",
+  "config",
+  "logging",
+  "queue",
+  "search",
+  "admin",
+  "notify",
+];
+const FILES = [
+  "index",
+  "client",
+  "server",
+  "handler",
+  "types",
+  "schema",
+  "mapper",
+  "cache",
+  "errors",
+  "retry",
+  "format",
+  "service",
+  "worker",
+  "helpers",
+  "options",
+];
 const NARRATION = [
   "Let me look at how {a} is wired before changing anything.",
   "Checking where {a} is called from.",
@@ -26,7 +128,7 @@ export function identifier(rng: Rng): string {
   return `${rng.pick(VERBS)}${rng.pick(NOUNS)}`;
 }
 
-export function local(rng: Rng): string {
+function local(rng: Rng): string {
   return rng.pick(LOCALS);
 }
 

@@ -16,7 +16,14 @@ export function benchStore(): Store {
   };
   store.messages.search = async (sessionId, query, options = {}) => {
     const anyOf = / OR /.test(query);
-    const words = [...new Set(query.toLowerCase().split(/\W+/).filter((w) => w.length > 2 && w !== "or"))];
+    const words = [
+      ...new Set(
+        query
+          .toLowerCase()
+          .split(/\W+/)
+          .filter((w) => w.length > 2 && w !== "or"),
+      ),
+    ];
     const index = texts.get(sessionId) ?? new Map<number, string>();
     const exclude = new Set(options.excludeSeqs ?? []);
     const stored: StoredMessage[] = store.data.messages.get(sessionId) ?? [];
@@ -26,7 +33,14 @@ export function benchStore(): Store {
       .filter(({ score }) => (anyOf ? score > 0 : score === words.length && score > 0))
       .sort((a, b) => b.score - a.score || b.m.seq - a.m.seq)
       .slice(0, options.limit ?? 5);
-    return hits.map(({ m, score }): SearchHit => ({ seq: m.seq, kind: m.kind, iteration: m.iteration, role: m.message.role, rank: score, message: m.message }));
+    return hits.map(({ m, score }): SearchHit => ({
+      seq: m.seq,
+      kind: m.kind,
+      iteration: m.iteration,
+      role: m.message.role,
+      rank: score,
+      message: m.message,
+    }));
   };
   return store;
 }

@@ -1,4 +1,17 @@
-import { buildHandoff, carryOf, changedPaths, MARKERS, toolCalls, type ContentBlock, type Handoff, type HandoffCarry, type Message } from "@hatloop/context";
+import {
+  buildFactExtractionPrompt,
+  buildHandoff,
+  buildSummaryPrompt,
+  carryOf,
+  changedPaths,
+  estimateTokens,
+  MARKERS,
+  toolCalls,
+  type ContentBlock,
+  type Handoff,
+  type HandoffCarry,
+  type Message,
+} from "@hatloop/context";
 import {
   appendCompactedHistory,
   createContextManager,
@@ -12,7 +25,12 @@ import {
 } from "@hatloop/core";
 import { AgentState } from "./agent-state.js";
 import { benchStore } from "./bench-store.js";
-import type { StrategyContext } from "./types.js";
+import type { StrategyContext, SummaryCall } from "./types.js";
+import { SUMMARY_PRICE_RATIOS } from "../summary-calls.js";
+
+/** What the product's summary and fact-extraction calls answer with, about (their output limits are 4k and 2k). */
+const SUMMARY_OUTPUT_TOKENS = 1_500;
+const FACTS_OUTPUT_TOKENS = 400;
 
 // The part of hatloop's loop that manages context, replayed message by message exactly as
 // run-loop/iteration/turn-end/compaction do it: the task is stored and a start checkpoint written;
@@ -22,10 +40,10 @@ import type { StrategyContext } from "./types.js";
 // the running decisions and open items; before each call the manager may compact. The summarizer is
 // null, so summaries are the deterministic mechanical fallback.
 
-export const SESSION_ID = "bench-0000-session";
+const SESSION_ID = "bench-0000-session";
 const REPO = "/bench/repo";
 const ROUTINE: CheckpointReason[] = ["interval", "warn-threshold"];
-export const GENERATED_AT = "2026-01-01T00:00:00.000Z";
+const GENERATED_AT = "2026-01-01T00:00:00.000Z";
 
 export class HatloopLoop {
   readonly store: Store = benchStore();
@@ -39,7 +57,6 @@ export class HatloopLoop {
   private iteration = 0;
   private task = "";
   private notes: string[] = [];
-  private warnCheckpointed = false;
   private contextTokens = 0;
   private lastCheckpointTokens = new Map<CheckpointReason, number>();
   private carry: HandoffCarry = { decisions: [], openItems: [], lastFailure: null };
@@ -49,13 +66,29 @@ export class HatloopLoop {
   private readonly modified = new Set<string>();
   private lastAssistant: Message | null = null;
   readonly counts = { compactions: 0, removals: 0, prunings: 0, checkpoints: 0, gaugeLines: 0 };
+  readonly summaries: SummaryCall[] = [];
+  /** Each compaction, for looking into a run (not reported). */
+  readonly compactionLog: Array<{ iteration: number; strategy: string; level: number; before: number; after: number; stubs: number }> = [];
 
   constructor(
     private readonly ctx: StrategyContext,
     context: HatloopConfig["context"] = defaultConfig().context,
   ) {
     this.config = { ...defaultConfig(), context };
-    this.manager = createContextManager({ config: this.config.context, store: this.store, sessionId: SESSION_ID, repoPath: REPO, summarizer: null });
+    // As the product prices them (Haiku for Sonnet): two calls per pruning, summary and facts.
+    const summaryPricing = {
+      inputRatio: SUMMARY_PRICE_RATIOS.summary.input,
+      maxInputTokens: 21_000,
+      outputTokens: (SUMMARY_OUTPUT_TOKENS + FACTS_OUTPUT_TOKENS) * SUMMARY_PRICE_RATIOS.summary.output,
+    };
+    this.manager = createContextManager({
+      config: this.config.context,
+      store: this.store,
+      sessionId: SESSION_ID,
+      repoPath: REPO,
+      summarizer: null,
+      summaryPricing,
+    });
   }
 
   /** Messages the session appended since the last call, handled as the loop handles them. */
@@ -70,8 +103,18 @@ export class HatloopLoop {
   /** The next request: compaction when the latch fired, then the live context as the API gets it. */
   async beforeCall(): Promise<Message[]> {
     this.iteration++;
+    const before = this.live;
     const compaction = await this.manager.beforeCall(this.view(), new AbortController().signal);
     if (compaction) {
+      if (compaction.summary !== null && this.config.context.llmSummary) this.priceSummaries(before, compaction.live, compaction.summary);
+      this.compactionLog.push({
+        iteration: this.iteration,
+        strategy: compaction.strategy,
+        level: compaction.level,
+        before: compaction.tokensBefore,
+        after: compaction.tokensAfter,
+        stubs: compaction.stubbed.size,
+      });
       await this.persist(compaction.live);
       this.live = compaction.live;
       this.stubbed = compaction.stubbed;
@@ -79,6 +122,7 @@ export class HatloopLoop {
       this.anchor = null;
       this.counts.compactions++;
       if (compaction.decisions) this.carry = { ...this.carry, decisions: compaction.decisions };
+      if (compaction.lastFailure !== undefined) this.carry = { ...this.carry, lastFailure: compaction.lastFailure };
       if (compaction.strategy === "removal") this.counts.removals++;
       else this.counts.prunings++;
       if (compaction.summary) this.agent.scratchpad = appendCompactedHistory(this.agent.scratchpad, compaction.summary);
@@ -97,7 +141,9 @@ export class HatloopLoop {
 
   /** The handoff a checkpoint taken now would carry (what resume renders its packet from). */
   async handoffNow(): Promise<Handoff> {
-    const learnings = (await this.store.memories.bySession(SESSION_ID)).filter((m) => m.status === "active").map((m) => `[${m.type}] ${m.content}`);
+    const learnings = (await this.store.memories.bySession(SESSION_ID))
+      .filter((m) => m.status === "active")
+      .map((m) => `[${m.type}] ${m.content}`);
     const handoff = buildHandoff({
       generatedAt: GENERATED_AT,
       task: { title: this.task },
@@ -116,12 +162,42 @@ export class HatloopLoop {
     return handoff;
   }
 
+  /**
+   * The product summarises what pruning drops with the summary model, and extracts facts from it in a
+   * second call (core/context/summarize.ts, facts.ts). Here the text is the mechanical fallback, and
+   * the calls are priced as the product would make them.
+   */
+  private priceSummaries(before: readonly LiveEntry[], after: readonly LiveEntry[], summary: string): void {
+    const kept = new Set(after.map((e) => e.seq));
+    const dropped = before.filter((e) => !kept.has(e.seq)).map((e) => e.message);
+    // The product's own prompts, which quote the dropped turns within their bounds.
+    const tokens = (text: string) => Math.ceil(text.length / 4);
+    this.summaries.push({
+      model: "summary",
+      inputTokens: tokens(buildSummaryPrompt(dropped)),
+      cachedTokens: 0,
+      outputTokens: Math.min(SUMMARY_OUTPUT_TOKENS, estimateTokens([{ role: "assistant", content: summary }])),
+    });
+    this.summaries.push({
+      model: "summary",
+      inputTokens: tokens(buildFactExtractionPrompt(dropped)),
+      cachedTokens: 0,
+      outputTokens: FACTS_OUTPUT_TOKENS,
+    });
+  }
+
   storedCount(): number {
     return this.nextSeq - 1;
   }
 
   private async taskMessage(message: Message): Promise<void> {
-    this.task ||= typeof message.content === "string" ? message.content : message.content.map((b) => (b.type === "text" ? b.text : "")).join("\n").trim();
+    this.task ||=
+      typeof message.content === "string"
+        ? message.content
+        : message.content
+            .map((b) => (b.type === "text" ? b.text : ""))
+            .join("\n")
+            .trim();
     await this.append(message);
     if (this.live.length === 1) await this.checkpoint("start");
   }
@@ -134,31 +210,31 @@ export class HatloopLoop {
 
   private async closeTurn(message: Message): Promise<void> {
     const blocks: ContentBlock[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : [...message.content];
-    for (const block of blocks) if (block.type === "text" && block.text.startsWith(MARKERS.steer)) this.instructions.push(block.text.slice(MARKERS.steer.length).trim());
+    for (const block of blocks)
+      if (block.type === "text" && block.text.startsWith(MARKERS.steer))
+        this.instructions.push(block.text.slice(MARKERS.steer.length).trim());
     const notes = this.notes.splice(0).map((n) => `${MARKERS.continuation} ${n}`);
     if (notes.length) blocks.push({ type: "text", text: notes.join("\n\n") });
     const closing: Message = { role: "user", content: blocks };
     const measurement = this.manager.measure(this.view([...this.live, { seq: null, message: closing, kind: "conversation" }]));
     this.contextTokens = measurement.tokens;
-    const gauge = this.manager.gaugeLine(measurement, this.ctx.window, measurement.warnCrossed || this.warnCheckpointed);
+    const gauge = this.manager.gaugeLine(measurement, this.ctx.window);
     if (gauge) {
       blocks.push({ type: "text", text: gauge });
       this.counts.gaugeLines++;
     }
-    if (measurement.zone === "green" || measurement.zone === "gauge") this.warnCheckpointed = false;
     await this.append(gauge || notes.length ? closing : message);
-    for (const call of toolCalls(this.lastAssistant ? [this.lastAssistant, message] : [message])) for (const path of changedPaths(call)) this.modified.add(path);
-    if (measurement.warnCrossed) {
-      this.warnCheckpointed = true;
-      await this.checkpoint("warn-threshold");
-    }
+    for (const call of toolCalls(this.lastAssistant ? [this.lastAssistant, message] : [message]))
+      for (const path of changedPaths(call)) this.modified.add(path);
+    if (measurement.warnCrossed) await this.checkpoint("warn-threshold");
     if (this.iteration % this.config.checkpoint.interval === 0) await this.checkpoint("interval");
   }
 
   /** Checkpointer.save's policy: routine checkpoints whose context moved < 5% are skipped. */
   private async checkpoint(reason: CheckpointReason): Promise<void> {
     const previous = this.lastCheckpointTokens.get(reason);
-    if (ROUTINE.includes(reason) && previous !== undefined && Math.abs(this.contextTokens - previous) < 0.05 * Math.max(previous, 1)) return;
+    if (ROUTINE.includes(reason) && previous !== undefined && Math.abs(this.contextTokens - previous) < 0.05 * Math.max(previous, 1))
+      return;
     await this.handoffNow();
     this.lastCheckpointTokens.set(reason, this.contextTokens);
     this.counts.checkpoints++;
@@ -181,6 +257,7 @@ export class HatloopLoop {
       instructions: this.instructions,
       openItems: this.agent.openItems(),
       decisions: this.carry.decisions,
+      lastFailure: this.carry.lastFailure,
     };
   }
 

@@ -1,11 +1,11 @@
-import { estimatePacketTokens, renderHandoffMarkdown, renderResumePacket } from "@hatloop/context";
-import { contextConfigSchema, defaultConfig, mergeAdjacent, type HatloopConfig } from "@hatloop/core";
+import { estimatePacketTokens, renderHandoffMarkdown, renderResumePacket, sendableMessages } from "@hatloop/context";
+import { contextConfigSchema, defaultConfig, type HatloopConfig } from "@hatloop/core";
 import { textTokens } from "../../util/message-text.js";
 import { HatloopLoop } from "./hatloop-loop.js";
 import type { Strategy } from "./types.js";
 
 // The product itself: createContextManager with defaultConfig().context, driven as the loop drives
-// it (hatloop-loop.ts), requests sent through mergeAdjacent as the loop sends them. Its handoff is the
+// it (hatloop-loop.ts), requests sent through sendableMessages as the loop sends them. Its handoff is the
 // lean resume packet a resumed session is given; the full handoff (`hatloop handoff`) is scored too.
 
 export type ContextOverrides = Partial<HatloopConfig["context"]>;
@@ -30,7 +30,7 @@ export function hatloopStrategy(overrides: ContextOverrides = {}): Strategy {
           await loop.take(appended);
           const live = await loop.beforeCall();
           entries = live.length;
-          return mergeAdjacent(live);
+          return sendableMessages(live);
         },
         usage(promptTokens) {
           loop.usage(promptTokens, entries);
@@ -48,6 +48,7 @@ export function hatloopStrategy(overrides: ContextOverrides = {}): Strategy {
           };
         },
         stats: () => ({ ...loop.counts }),
+        summaryCalls: () => loop.summaries,
       };
     },
   };

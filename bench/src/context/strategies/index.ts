@@ -6,7 +6,7 @@ import { raw } from "./raw.js";
 import { summarizeAtThreshold } from "./summarize-at-threshold.js";
 import type { Strategy } from "./types.js";
 
-export type { Handoff, Strategy, StrategyContext, StrategyRun } from "./types.js";
+export type { Handoff, Strategy, StrategyContext } from "./types.js";
 
 /** Every strategy, in report order; all run in the same pass on the same inputs. */
 export const STRATEGIES: readonly Strategy[] = [raw, keepLast10, middleOutDrop, observationMasking, summarizeAtThreshold, hatloop];

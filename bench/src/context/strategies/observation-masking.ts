@@ -6,7 +6,7 @@ import type { Strategy } from "./types.js";
 // call, tool results older than the last 10 turns (assistant messages) are replaced by a placeholder.
 // Actions and reasoning stay. The window rolls every call, so the prefix changes every call.
 
-export const MASK_WINDOW = 10;
+const MASK_WINDOW = 10;
 export const MASKED = "<MASKED>";
 
 export const observationMasking: Strategy = {

@@ -1,17 +1,16 @@
-import { estimateTokens, type Message } from "@hatloop/context";
-import { mergeAdjacent } from "@hatloop/core";
+import { estimateTokens, sendableMessages, type Message } from "@hatloop/context";
 import { AgentState } from "./agent-state.js";
 import { referenceHandoff, referenceSummary } from "./reference-summary.js";
-import type { StrategyContext, StrategyRun } from "./types.js";
+import type { StrategyContext, StrategyRun, SummaryCall } from "./types.js";
 
-// The reference Go loop (seed 004) as written: before each call, at >= 90% of the window, either
+// The reference Go loop (docs/design/reference-loop.md) as written: before each call, at >= 90% of the window, either
 // plain compaction (keep the last 10 messages, append a mechanical summary of the rest to the
 // scratchpad) or first the progressive removal levels, which drop whole tool-result messages from the
 // middle outward — orphaning their tool_use blocks — falling back to the plain compaction (its LLM
 // summary replaced by its own mechanical fallback). We give it the benefit of the doubt on one point
-// the seed leaves open: after a compaction its scratchpad is sent, as the first user message.
+// the reference leaves open: after a compaction its scratchpad is sent, as the first user message.
 
-export const MAX_RECENT_MESSAGES = 10;
+const MAX_RECENT_MESSAGES = 10;
 const REMOVAL_LEVELS = [0, 10, 20, 50, 100];
 
 export function referenceLoop(ctx: StrategyContext, options: { progressive: boolean }): StrategyRun {
@@ -20,6 +19,7 @@ export function referenceLoop(ctx: StrategyContext, options: { progressive: bool
   let task = "";
   let compacted = false;
   const counts = { compactions: 0, removals: 0 };
+  const summaries: SummaryCall[] = [];
   const compactAt = Math.floor((ctx.window * 90) / 100);
   const estimate = (m: readonly Message[]): number => estimateTokens(m, { system: [ctx.system] });
 
@@ -28,14 +28,22 @@ export function referenceLoop(ctx: StrategyContext, options: { progressive: bool
     // Joined with a leading user message (results first), as an API client must; nothing else is merged.
     const pad: Message = { role: "user", content: [{ type: "text", text: `## Scratchpad\n${agent.scratchpad || "(empty)"}` }] };
     const [first, ...rest] = messages;
-    return first?.role === "user" ? [...mergeAdjacent([pad, first]), ...rest] : [pad, ...messages];
+    return first?.role === "user" ? [...sendableMessages([pad, first]), ...rest] : [pad, ...messages];
   };
 
   const plainCompaction = (): void => {
     if (messages.length <= MAX_RECENT_MESSAGES) return;
     const old = messages.slice(0, -MAX_RECENT_MESSAGES);
     messages = messages.slice(-MAX_RECENT_MESSAGES);
-    agent.scratchpad = `${agent.scratchpad}\n\n## Compacted History\n${referenceSummary(old)}`;
+    const summary = referenceSummary(old);
+    // The reference loop summarises with the cheaper model (its mechanical text stands in for the answer).
+    summaries.push({
+      model: "summary",
+      inputTokens: estimateTokens(old),
+      cachedTokens: 0,
+      outputTokens: estimateTokens([{ role: "assistant", content: summary }]),
+    });
+    agent.scratchpad = `${agent.scratchpad}\n\n## Compacted History\n${summary}`;
     compacted = true;
     counts.compactions++;
   };
@@ -55,7 +63,8 @@ export function referenceLoop(ctx: StrategyContext, options: { progressive: bool
 
   const take = (appended: readonly Message[]): void => {
     for (const m of appended) {
-      if (!task && m.role === "user") task = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+      if (!task && m.role === "user")
+        task = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
       agent.observe(m);
       messages.push(m);
     }
@@ -75,13 +84,16 @@ export function referenceLoop(ctx: StrategyContext, options: { progressive: bool
       return referenceHandoff(task, agent);
     },
     stats: () => ({ ...counts }),
+    summaryCalls: () => summaries,
   };
 }
 
-/** Seed 004's filterToolResponses: removes whole user messages that carry tool results, middle outward. */
+/** The reference loop's filterToolResponses: removes whole user messages that carry tool results, middle outward. */
 export function filterToolResponses(messages: readonly Message[], removePercent: number): Message[] {
   if (removePercent === 0) return [...messages];
-  const toolIndices = messages.flatMap((m, i) => (m.role === "user" && typeof m.content !== "string" && m.content.some((b) => b.type === "tool_result") ? [i] : []));
+  const toolIndices = messages.flatMap((m, i) =>
+    m.role === "user" && typeof m.content !== "string" && m.content.some((b) => b.type === "tool_result") ? [i] : [],
+  );
   if (toolIndices.length === 0) return [...messages];
   let numToRemove = Math.floor((toolIndices.length * removePercent) / 100);
   if (numToRemove === 0 && removePercent > 0) numToRemove = 1;

@@ -3,7 +3,7 @@ import { textTokens } from "../../util/message-text.js";
 import type { AgentState } from "./agent-state.js";
 import type { Handoff } from "./types.js";
 
-// The reference Go loop's own pieces, ported as written in seed 004: summarizeMessages (the plain
+// The reference Go loop's own pieces, ported as written (docs/design/reference-loop.md): summarizeMessages (the plain
 // compaction's mechanical summary: tool names, "decided"/"choosing" sentences, quality gates) and
 // the resume text its handoff produces (task, branch, progress, remaining items, continuation).
 
@@ -15,7 +15,9 @@ export function referenceSummary(messages: readonly Message[]): string {
       const text = textOf(message);
       if (text.includes("decided") || text.includes("choosing")) lines.push(`- Decision: ${firstSentence(text)}`);
     } else {
-      const text = blocksOf(message).map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? toolResultText(b) : "")).join("\n");
+      const text = blocksOf(message)
+        .map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? toolResultText(b) : ""))
+        .join("\n");
       const gate = text.split("\n").find((line) => line.includes("QUALITY_"));
       if (gate !== undefined) lines.push(`- Quality gate: ${gate.trim()}`);
     }
@@ -28,7 +30,7 @@ function firstSentence(text: string): string {
   return end === -1 ? text : text.slice(0, end + 1).trim();
 }
 
-/** Seed 004's "Resuming Session" text plus the scratchpad it restores (its HandoffSummary, rendered as the reference renders it). */
+/** The reference loop's "Resuming Session" text plus the scratchpad it restores (its HandoffSummary, rendered as the reference renders it). */
 export function referenceHandoff(task: string, agent: AgentState): Handoff {
   const title = task.split("\n")[0]!.trim();
   const completed = agent.checklist.filter((i) => i.status === "done").map((i) => i.description);
@@ -46,5 +48,5 @@ export function referenceHandoff(task: string, agent: AgentState): Handoff {
     `**Continue with**: ${continuation}`,
   ].join("\n");
   const text = agent.scratchpad ? `${recovery}\n\n${agent.scratchpad}` : recovery;
-  return { text, tokens: textTokens(text), describe: "resume text + scratchpad (seed 004)" };
+  return { text, tokens: textTokens(text), describe: "resume text + scratchpad (reference loop)" };
 }

@@ -1,4 +1,13 @@
-import { extractDecisionFromResponse, extractNextAction, isRealUserMessage, mergeDecisions, realUserText, summarizeMechanically, textOf, type Message } from "@hatloop/context";
+import {
+  extractDecisionFromResponse,
+  extractNextAction,
+  isRealUserMessage,
+  mergeDecisions,
+  realUserText,
+  summarizeMechanically,
+  textOf,
+  type Message,
+} from "@hatloop/context";
 
 // The deterministic stand-in for an LLM summary (Goose / Claude Code style), with the sections such
 // a prompt asks for, filled extractively from the whole history so far: the primary request and every
@@ -17,10 +26,18 @@ export function standInSummary(history: readonly Message[]): string {
   const users = history.filter(isRealUserMessage).map((m) => clip(realUserText(m), USER_MESSAGE_CHARS));
   const [primary, ...others] = users;
   const mechanical = summarizeMechanically(history, { extractDecision: extractDecisionFromResponse, maxChars: 0 });
-  const decisions = mergeDecisions([], mechanical.decisions.map((what) => ({ what, when: null }))).map((d) => d.what);
+  const decisions = mergeDecisions(
+    [],
+    mechanical.decisions.map((what) => ({ what, when: null })),
+  ).map((d) => d.what);
   const assistants = history.filter((m) => m.role === "assistant");
   const last = assistants.at(-1);
-  const next = assistants.slice(-5).reverse().map((m) => extractNextAction(textOf(m))).find((n) => n !== null) ?? null;
+  const next =
+    assistants
+      .slice(-5)
+      .reverse()
+      .map((m) => extractNextAction(textOf(m)))
+      .find((n) => n !== null) ?? null;
   const list = (items: readonly string[]): string => (items.length ? items.map((i) => `- ${i}`).join("\n") : "(none)");
   return [
     "## Summary of the conversation so far (deterministic stand-in for an LLM summary)",

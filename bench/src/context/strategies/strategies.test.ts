@@ -16,7 +16,7 @@ const ctx = { window, system, systemTokens: estimateTokens([], { system: [system
 const session = generateSession({ seed: 4, iterations: 80 });
 const input: BenchInput = { name: "small-window", kind: "synthetic", messages: session.messages, facts: session.facts, window };
 
-describe("the reference loop's removal (seed 004 filterToolResponses)", () => {
+describe("the reference loop's removal (filterToolResponses)", () => {
   const turn = (i: number): Message[] => [
     { role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "read_file", input: { path: `f${i}` } }] },
     { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `out ${i}` }] },

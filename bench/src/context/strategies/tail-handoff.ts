@@ -6,7 +6,7 @@ import type { Handoff } from "./types.js";
 // session — the task message, its summary if it keeps one, and the last ten messages as it last sent
 // them (the same ten the reference loop keeps).
 
-export const TAIL_MESSAGES = 10;
+const TAIL_MESSAGES = 10;
 
 export function tailHandoff(history: readonly Message[], context: readonly Message[], summary?: string): Handoff {
   const task = history[0];

@@ -24,6 +24,16 @@ export interface Handoff {
   full?: { text: string; tokens: number; describe: string };
 }
 
+/** A summary call a strategy makes when it compacts; the harness prices it beside the requests. */
+export interface SummaryCall {
+  /** "main": the session's own model; "summary": the cheaper summary model. */
+  model: "main" | "summary";
+  inputTokens: number;
+  /** Of inputTokens, read from the prompt cache (a prefix shared with the conversation). */
+  cachedTokens: number;
+  outputTokens: number;
+}
+
 export interface StrategyRun {
   /** The messages to send for the next model call. */
   next(appended: readonly Message[]): Promise<Message[]>;
@@ -33,6 +43,8 @@ export interface StrategyRun {
   handoff(appended: readonly Message[]): Promise<Handoff>;
   /** Counters for the report (compactions, summaries, ...). */
   stats(): Record<string, number>;
+  /** The summary calls made so far (none: the strategy makes none). */
+  summaryCalls?(): readonly SummaryCall[];
 }
 
 export interface Strategy {

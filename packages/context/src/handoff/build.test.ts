@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MARKERS } from "../markers.js";
-import { buildHandoff } from "./build.js";
+import { buildHandoff, carryOf } from "./build.js";
 import type { HandoffInputs } from "./inputs.js";
+import { parseHandoffJson, renderHandoffJson } from "./render-json.js";
 import { richInputs } from "./test-support/fixtures.js";
 
 function deepFreeze<T>(value: T): T {
@@ -23,7 +24,7 @@ const minimal = (overrides: Partial<HandoffInputs> = {}): HandoffInputs => ({
 describe("buildHandoff", () => {
   const handoff = buildHandoff(richInputs());
 
-  it("carries seed 004's summary fields, with git facts exactly as given", () => {
+  it("carries the summary fields, with git facts exactly as given", () => {
     expect(handoff).toMatchObject({
       generated_at: "2026-03-01T12:00:00.000Z",
       task_title: "Fix the flaky parser test",
@@ -76,19 +77,28 @@ describe("buildHandoff", () => {
       last_tool_call: { name: "edit_file", params_summary: "path=packages/parser/src/tokenizer.ts, old=a, new=b" },
       last_failure: null,
     });
-    expect(handoff.thread.summary).toBe("Fix the flaky parser test in packages/parser; it fails about one run in ten. ... keep the public API unchanged");
+    expect(handoff.thread.summary).toBe(
+      "Fix the flaky parser test in packages/parser; it fails about one run in ten. ... keep the public API unchanged",
+    );
     const gists = handoff.thread.key_exchanges.map((e) => e.gist).join("\n");
     for (const marker of [MARKERS.gauge, MARKERS.continuation, MARKERS.steer]) expect(gists).not.toContain(marker);
   });
 
   it("merges open items and drops those already listed as remaining", () => {
     expect(handoff.open_items).toEqual(["Ask whether CRLF input must round-trip exactly", "Check the Windows line endings path"]);
-    const h = buildHandoff(minimal({ checklist: [{ description: "Write the health check", status: "pending" }], openItems: ["Write the health check"] }));
+    const h = buildHandoff(
+      minimal({ checklist: [{ description: "Write the health check", status: "pending" }], openItems: ["Write the health check"] }),
+    );
     expect(h.open_items).toEqual([]);
   });
 
   it("keeps usage, failure context and a continuation prompt that names them", () => {
-    expect(handoff.usage).toMatchObject({ iteration: 7, cost_usd: 2.4375, context_window: 200_000, budgets: { max_iterations: 40, max_tokens: null } });
+    expect(handoff.usage).toMatchObject({
+      iteration: 7,
+      cost_usd: 2.4375,
+      context_window: 200_000,
+      budgets: { max_iterations: 40, max_tokens: null },
+    });
     expect(handoff.failure).toEqual({
       last_error: "vitest exited with code 1: tokenizer > keeps trailing newlines",
       failed_at: "2026-03-01T11:58:00.000Z",
@@ -108,7 +118,18 @@ describe("buildHandoff", () => {
 
   it("has empty, not missing, sections for a minimal input", () => {
     const h = buildHandoff(minimal());
-    expect(h).toMatchObject({ completed_items: [], remaining_items: [], key_decisions: [], decisions: [], open_items: [], learnings: [], usage: null, failure: null, diffstat: null, commits: [] });
+    expect(h).toMatchObject({
+      completed_items: [],
+      remaining_items: [],
+      key_decisions: [],
+      decisions: [],
+      open_items: [],
+      learnings: [],
+      usage: null,
+      failure: null,
+      diffstat: null,
+      commits: [],
+    });
     expect(h.working.next_action).toBe("Check the task against its checklist and finish it");
     expect(h.continuation_prompt).toContain("Continue working on: Add a health endpoint");
   });
@@ -129,5 +150,23 @@ describe("buildHandoff", () => {
     const inputs = deepFreeze(richInputs());
     expect(buildHandoff(inputs)).toEqual(buildHandoff(inputs));
     expect(inputs).toEqual(richInputs());
+  });
+
+  it("closes the working state when the task is complete: nothing left but review, no stale failure or blockers", () => {
+    const inputs = { ...richInputs(), lastFailure: "FAIL tokenizer > keeps trailing newlines" };
+    const open = buildHandoff(inputs);
+    expect(open.working).toMatchObject({ status: "in_progress", last_failure: "FAIL tokenizer > keeps trailing newlines" });
+    const done = buildHandoff({ ...inputs, completed: true });
+    expect(done.working).toMatchObject({ status: "completed", interrupted: false, last_failure: null });
+    expect(done.working.next_action).toBe(
+      "Nothing left to do: the task is complete and its quality gates passed; review branch hatloop/fix-flaky-parser-test and merge it",
+    );
+    expect(done.blocking_issues).toEqual([]);
+    expect(done.remaining_items).toEqual(open.remaining_items.map((item) => `${item} (left open at completion)`));
+    expect(done.continuation_prompt).toBe(
+      "The task is complete: Fix the flaky parser test\nNothing left to do: the task is complete and its quality gates passed; review branch hatloop/fix-flaky-parser-test and merge it",
+    );
+    expect(carryOf(done).lastFailure).toBeNull();
+    expect(parseHandoffJson(renderHandoffJson(done))).toEqual(done);
   });
 });

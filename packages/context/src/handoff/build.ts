@@ -1,4 +1,8 @@
-import { buildThread, dedupeKeepNewest, extractNextAction, extractWorkingState, redactSecrets } from "../memory/index.js";
+import { dedupeKeepNewest } from "../memory/items.js";
+import { extractNextAction } from "../memory/open-items-extract.js";
+import { redactSecrets } from "../memory/redact.js";
+import { buildThread } from "../memory/thread.js";
+import { extractWorkingState } from "../memory/working-state.js";
 import { collectDecisions, collectLearnings, collectOpenItems, keyDecisionsOf, recentFindings } from "./collect.js";
 import { buildContinuationPrompt } from "./continuation.js";
 import type { HandoffCarry, HandoffInputs } from "./inputs.js";
@@ -18,13 +22,28 @@ function workingOf(inputs: HandoffInputs, fallbacks: ReadonlyArray<string | null
     fallbackTopic: inputs.task.title,
     nextActionFallbacks: [...fallbacks, "Check the task against its checklist and finish it"],
   });
-  return { ...state, next_action: redactSecrets(state.next_action), last_failure: lastFailure(inputs.messages ?? []) ?? inputs.lastFailure ?? null };
+  return {
+    ...state,
+    next_action: redactSecrets(state.next_action),
+    last_failure: newestFailureLine(inputs.messages ?? []) ?? inputs.lastFailure ?? null,
+  };
 }
 
-/** The failure line of the newest failing tool result, if any. */
-function lastFailure(messages: readonly Message[]): string | null {
+/**
+ * At completion nothing is left to do: what the conversation last planned is done, and the gates
+ * that passed resolved the failures seen on the way, so neither is handed on.
+ */
+function closedWorking(open: HandoffWorking, branch: string): HandoffWorking {
+  const next = `Nothing left to do: the task is complete and its quality gates passed; review branch ${branch} and merge it`;
+  return { ...open, status: "completed", interrupted: false, next_action: next, last_failure: null };
+}
+
+/** The failure line of the newest failing tool result that is not stubbed, if any. */
+export function newestFailureLine(messages: readonly Message[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const failed = toolResults(messages[i]!).filter((r) => r.is_error && !isStubbedResult(r)).at(-1);
+    const failed = toolResults(messages[i]!)
+      .filter((r) => r.is_error && !isStubbedResult(r))
+      .at(-1);
     if (!failed) continue;
     const text = toolResultText(failed);
     const line = failureLine(text) ?? firstMeaningfulLine(text);
@@ -35,7 +54,10 @@ function lastFailure(messages: readonly Message[]): string | null {
 
 /** The user's own words after the task: kept verbatim (bounded), newest last, duplicates once. */
 function instructionsOf(inputs: HandoffInputs): string[] {
-  const cleaned = (inputs.instructions ?? []).map((t) => redactSecrets(t.trim())).filter(Boolean).map((t) => (t.length > 500 ? `${t.slice(0, 499)}…` : t));
+  const cleaned = (inputs.instructions ?? [])
+    .map((t) => redactSecrets(t.trim()))
+    .filter(Boolean)
+    .map((t) => (t.length > 500 ? `${t.slice(0, 499)}…` : t));
   return dedupeKeepNewest(cleaned).slice(-MAX_INSTRUCTIONS);
 }
 
@@ -52,7 +74,10 @@ export function buildHandoff(inputs: HandoffInputs): Handoff {
   const progress = progressOf(inputs.checklist ?? [], pad);
   const findings = recentFindings(messages);
   const decisions = collectDecisions(inputs.decisions ?? [], messages, pad);
-  const working = workingOf(inputs, [extractNextAction(pad.lastAction), progress.inProgress, progress.remaining[0] ?? null]);
+  const open = workingOf(inputs, [extractNextAction(pad.lastAction), progress.inProgress, progress.remaining[0] ?? null]);
+  const working = inputs.completed ? closedWorking(open, inputs.git.branch) : open;
+  // Items still open at completion were accepted with it (ACKNOWLEDGE_FAILURES): they block nothing.
+  const remaining = inputs.completed ? progress.remaining.map((item) => `${item} (left open at completion)`) : progress.remaining;
   const failure = failureOf(inputs.failure);
   const taskTitle = redactSecrets(inputs.task.title.trim());
   return {
@@ -65,8 +90,8 @@ export function buildHandoff(inputs: HandoffInputs): Handoff {
     branch: inputs.git.branch,
     head_commit: inputs.git.headCommit,
     completed_items: progress.completed,
-    remaining_items: progress.remaining,
-    blocking_issues: dedupeKeepNewest([...progress.blockers, ...findings.blockers]).slice(-MAX_BLOCKERS),
+    remaining_items: remaining,
+    blocking_issues: inputs.completed ? [] : dedupeKeepNewest([...progress.blockers, ...findings.blockers]).slice(-MAX_BLOCKERS),
     modified_files: uniquePaths(inputs.git.modifiedFiles),
     created_files: uniquePaths(inputs.git.createdFiles),
     deleted_files: uniquePaths(inputs.git.deletedFiles),

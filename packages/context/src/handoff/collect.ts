@@ -1,40 +1,36 @@
 import { textOf, withoutScratchpad, type Message } from "../messages.js";
-import {
-  dedupeKeepNewest,
-  extractDecisionFromResponse,
-  extractOpenItems,
-  mergeDecisions,
-  mergeOpenItems,
-  redactSecrets,
-  withoutResolved,
-  type DecisionRecord,
-} from "../memory/index.js";
+import { extractDecisionFromResponse } from "../memory/decision-extract.js";
+import { dedupeKeepNewest, mergeDecisions, mergeOpenItems, withoutResolved, type DecisionRecord } from "../memory/items.js";
+import { extractOpenItems } from "../memory/open-items-extract.js";
+import { redactSecrets } from "../memory/redact.js";
 import type { Scratchpad } from "./scratchpad.js";
 
 // Decisions, open items and learnings for the handoff, each deduplicated semantically. Decisions
 // merge, in this order so that later sources win the wording: the running set, then those extracted
 // from assistant responses, then the scratchpad's Key Decisions (curated by the agent itself).
 
-export const MAX_KEY_DECISIONS = 10;
-export const MAX_LEARNINGS = 30;
+const MAX_KEY_DECISIONS = 10;
+const MAX_LEARNINGS = 30;
 /** Open items and blockers are read from this many of the latest assistant messages. */
 const RECENT_ASSISTANT_MESSAGES = 3;
 
 function assistantTexts(messages: readonly Message[]): string[] {
-  return messages.filter((m) => m.role === "assistant").map((m) => withoutScratchpad(textOf(m))).filter((t) => t.trim().length > 0);
+  return messages
+    .filter((m) => m.role === "assistant")
+    .map((m) => withoutScratchpad(textOf(m)))
+    .filter((t) => t.trim().length > 0);
 }
 
-export function collectDecisions(
-  running: readonly DecisionRecord[],
-  messages: readonly Message[],
-  pad: Scratchpad,
-): DecisionRecord[] {
+export function collectDecisions(running: readonly DecisionRecord[], messages: readonly Message[], pad: Scratchpad): DecisionRecord[] {
   const extracted = assistantTexts(messages)
     .map(extractDecisionFromResponse)
     .filter((d): d is string => d !== null)
     .map((what) => ({ what: redactSecrets(what), when: null }));
   const curated = pad.decisions.map((what) => ({ what: redactSecrets(what), when: null }));
-  return mergeDecisions(running.map((d) => ({ ...d, what: redactSecrets(d.what) })), [...extracted, ...curated]);
+  return mergeDecisions(
+    running.map((d) => ({ ...d, what: redactSecrets(d.what) })),
+    [...extracted, ...curated],
+  );
 }
 
 export function keyDecisionsOf(decisions: readonly DecisionRecord[]): string[] {

@@ -1,6 +1,6 @@
 import type { FailureContext, HandoffWorking } from "./types.js";
 
-// The continuation prompt (seed 004): what the next session is asked to do first. Failure and
+// The continuation prompt (docs/design/handoff.md): what the next session is asked to do first. Failure and
 // interruption are named so that a resumed agent checks before it repeats a step.
 
 export function buildContinuationPrompt(parts: {
@@ -9,11 +9,8 @@ export function buildContinuationPrompt(parts: {
   working: HandoffWorking;
   failure: FailureContext | null;
 }): string {
-  const lines = [
-    `Continue working on: ${parts.taskTitle}`,
-    `Current hat: ${parts.hat}`,
-    `Next step: ${parts.working.next_action}`,
-  ];
+  if (parts.working.status === "completed") return [`The task is complete: ${parts.taskTitle}`, parts.working.next_action].join("\n");
+  const lines = [`Continue working on: ${parts.taskTitle}`, `Current hat: ${parts.hat}`, `Next step: ${parts.working.next_action}`];
   if (parts.failure !== null) {
     lines.push(`The last attempt failed: ${parts.failure.last_error}`);
     if (parts.failure.recovery_hint) lines.push(`Recovery hint: ${parts.failure.recovery_hint}`);

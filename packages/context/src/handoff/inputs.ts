@@ -1,10 +1,12 @@
 import type { Message } from "../messages.js";
-import type { DecisionRecord } from "../memory/index.js";
+import type { DecisionRecord } from "../memory/items.js";
 
 // What buildHandoff is given. Git facts come from the repository (the caller runs git), never from
 // the model; the time is passed in so that the build is a pure, repeatable function.
 
-export type ChecklistEntryStatus = "pending" | "in_progress" | "done" | "failed" | "skipped";
+/** A checklist item's status: the one list the loop, the store, the events and the handoff share. */
+export const CHECKLIST_STATUSES = ["pending", "in_progress", "done", "failed", "skipped"] as const;
+type ChecklistEntryStatus = (typeof CHECKLIST_STATUSES)[number];
 
 export interface ChecklistEntry {
   id?: string;
@@ -77,6 +79,8 @@ export interface HandoffInputs {
   learnings?: readonly string[];
   usage?: UsageInput | null;
   failure?: FailureInput | null;
+  /** The task is complete (its quality gates passed): the working state is closed, not carried on. */
+  completed?: boolean;
 }
 
 /**

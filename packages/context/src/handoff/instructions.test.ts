@@ -12,7 +12,17 @@ const git = { branch: "hatloop/1a2b3c4d", headCommit: "a".repeat(40), modifiedFi
 const messagesWithFailure: Message[] = [
   { role: "user", content: "make the flaky auth test deterministic" },
   { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "run_command", input: { command: "npm test" } }] },
-  { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "> test\n✖ refresh keeps the session\nAssertionError: expected 200 to equal 401" }] },
+  {
+    role: "user",
+    content: [
+      {
+        type: "tool_result",
+        tool_use_id: "t1",
+        is_error: true,
+        content: "> test\n✖ refresh keeps the session\nAssertionError: expected 200 to equal 401",
+      },
+    ],
+  },
 ];
 
 describe("the user's instructions and the last failure", () => {
@@ -40,7 +50,9 @@ describe("the user's instructions and the last failure", () => {
 
   it("shows both to people and in the resume packet", () => {
     expect(renderHandoffMarkdown(handoff)).toContain("## What the user said after the task");
-    expect(renderHandoffMarkdown(handoff)).toContain("- Last failure: ✖ refresh keeps the session — AssertionError: expected 200 to equal 401");
+    expect(renderHandoffMarkdown(handoff)).toContain(
+      "- Last failure: ✖ refresh keeps the session — AssertionError: expected 200 to equal 401",
+    );
     const packet = renderResumePacket(handoff);
     expect(packet).toContain("never touch migrations/");
     expect(packet).toContain("**Last failure seen**: ✖ refresh keeps the session — AssertionError: expected 200 to equal 401");
@@ -48,11 +60,12 @@ describe("the user's instructions and the last failure", () => {
 
   it("keeps the previous handoff's failure while the live context shows none, and prefers a newer one", () => {
     const base = { generatedAt: "2026-11-23T12:00:00Z", task: { title: "t" }, hat: "creator", git };
-    expect(buildHandoff({ ...base, messages: [{ role: "user", content: "t" }], lastFailure: "FAIL a.test.ts > old" }).working.last_failure).toBe("FAIL a.test.ts > old");
+    expect(
+      buildHandoff({ ...base, messages: [{ role: "user", content: "t" }], lastFailure: "FAIL a.test.ts > old" }).working.last_failure,
+    ).toBe("FAIL a.test.ts > old");
     expect(buildHandoff({ ...base, messages: messagesWithFailure, lastFailure: "FAIL a.test.ts > old" }).working.last_failure).toBe(
       "✖ refresh keeps the session — AssertionError: expected 200 to equal 401",
     );
     expect(buildHandoff({ ...base, messages: [] }).working.last_failure).toBeNull();
   });
 });
-

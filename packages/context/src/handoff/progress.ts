@@ -1,9 +1,10 @@
-import { cleanItem, dedupeKeepNewest, redactSecrets } from "../memory/index.js";
+import { cleanItem, dedupeKeepNewest } from "../memory/items.js";
+import { redactSecrets } from "../memory/redact.js";
 import type { ChecklistEntry } from "./inputs.js";
 import type { Scratchpad } from "./scratchpad.js";
 
 // Progress for the handoff: the task checklist is the source of truth; without one, the
-// scratchpad's Current Plan checkboxes stand in (seed 004). Skipped items count as completed (they
+// scratchpad's Current Plan checkboxes stand in. Skipped items count as completed (they
 // no longer remain); failed ones remain, with their reason, and are also blocking issues.
 
 export interface Progress {

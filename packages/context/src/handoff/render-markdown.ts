@@ -59,9 +59,17 @@ export function renderHandoffMarkdown(h: Handoff): string {
     `- Branch: ${code(h.branch)} at ${code(h.head_commit)}`,
     ...(h.instructions.length ? section("What the user said after the task", bullets(h.instructions)) : []),
     ...section(`Progress (${h.completed_items.length}/${total})`, [
-      "### Completed", "", ...bullets(h.completed_items, "- [x]"),
-      "", "### Remaining", "", ...bullets(h.remaining_items, "- [ ]"),
-      "", "### Blocking issues", "", ...bullets(h.blocking_issues),
+      "### Completed",
+      "",
+      ...bullets(h.completed_items, "- [x]"),
+      "",
+      "### Remaining",
+      "",
+      ...bullets(h.remaining_items, "- [ ]"),
+      "",
+      "### Blocking issues",
+      "",
+      ...bullets(h.blocking_issues),
     ]),
     ...section("Working state", [
       `- Topic: ${oneLine(w.topic)}`,
@@ -71,27 +79,46 @@ export function renderHandoffMarkdown(h: Handoff): string {
       `- Last failure: ${w.last_failure === null ? "none" : oneLine(w.last_failure)}`,
     ]),
     ...section("Key decisions", bullets(h.key_decisions)),
-    ...section("Decisions", h.decisions.length ? h.decisions.map((d) => `- ${d.id}${d.when ? ` (${d.when})` : ""}: ${oneLine(d.what)}`) : ["_none_"]),
+    ...section(
+      "Decisions",
+      h.decisions.length ? h.decisions.map((d) => `- ${d.id}${d.when ? ` (${d.when})` : ""}: ${oneLine(d.what)}`) : ["_none_"],
+    ),
     ...section("Open items", bullets(h.open_items)),
     ...section("Learnings", bullets(h.learnings)),
     ...section("Thread", [
       oneLine(h.thread.summary) || "_none_",
       "",
-      ...(h.thread.key_exchanges.length ? h.thread.key_exchanges.map((e) => `- **${e.role}**: ${oneLine(e.gist)}`) : ["_no key exchanges_"]),
+      ...(h.thread.key_exchanges.length
+        ? h.thread.key_exchanges.map((e) => `- **${e.role}**: ${oneLine(e.gist)}`)
+        : ["_no key exchanges_"]),
     ]),
     ...section("Files", [
-      "### Modified", "", ...bullets(h.modified_files.map(code)),
-      "", "### Created", "", ...bullets(h.created_files.map(code)),
-      "", "### Deleted", "", ...bullets(h.deleted_files.map(code)),
+      "### Modified",
+      "",
+      ...bullets(h.modified_files.map(code)),
+      "",
+      "### Created",
+      "",
+      ...bullets(h.created_files.map(code)),
+      "",
+      "### Deleted",
+      "",
+      ...bullets(h.deleted_files.map(code)),
     ]),
     ...section("Diffstat", diffstatLines(h)),
     ...section("Commits", h.commits.length ? h.commits.map((c) => `- ${code(c.sha.slice(0, 12))} ${oneLine(c.subject)}`) : ["_none_"]),
     ...section("Usage", usageLines(h)),
-    ...section("Failure", h.failure === null ? ["_none_"] : [
-      `- Failed at: ${h.failure.failed_at ?? "unknown"}`,
-      `- Recovery hint: ${h.failure.recovery_hint === null ? "none" : oneLine(h.failure.recovery_hint)}`,
-      "", ...fenced(h.failure.last_error),
-    ]),
+    ...section(
+      "Failure",
+      h.failure === null
+        ? ["_none_"]
+        : [
+            `- Failed at: ${h.failure.failed_at ?? "unknown"}`,
+            `- Recovery hint: ${h.failure.recovery_hint === null ? "none" : oneLine(h.failure.recovery_hint)}`,
+            "",
+            ...fenced(h.failure.last_error),
+          ],
+    ),
     ...section("Continuation prompt", fenced(h.continuation_prompt)),
   ];
   return `${lines.join("\n")}\n`;

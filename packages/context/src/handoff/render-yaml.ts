@@ -2,15 +2,31 @@ import { Document, isPair, isScalar, parse, Scalar, visit, type Pair } from "yam
 import type { Handoff } from "./types.js";
 import { HandoffFormatError, validateHandoff } from "./validate.js";
 
-// YAML in the checkpoint layout of seed 001 (meta, git, progress, working, decisions, thread, open
-// items, learnings ...). Safety rules from seed 001 §5.1: free text is always a block scalar (no
+// YAML in the checkpoint layout of docs/design/handoff.md (meta, git, progress, working, decisions, thread, open
+// items, learnings ...). Its safety rules: free text is always a block scalar (no
 // colon, quote, `#` or leading-dash surprises), every other string is double-quoted (tool names,
 // paths, ids, SHAs that look like numbers), and keys are fixed names, never user content.
 
 const FREE_TEXT = new Set([
-  "task_title", "topic", "next_action", "params_summary", "what", "summary", "gist", "subject",
-  "continuation_prompt", "last_error", "recovery_hint", "last_failure", "instructions",
-  "completed_items", "remaining_items", "blocking_issues", "key_decisions", "open_items", "learnings",
+  "task_title",
+  "topic",
+  "next_action",
+  "params_summary",
+  "what",
+  "summary",
+  "gist",
+  "subject",
+  "continuation_prompt",
+  "last_error",
+  "recovery_hint",
+  "last_failure",
+  "instructions",
+  "completed_items",
+  "remaining_items",
+  "blocking_issues",
+  "key_decisions",
+  "open_items",
+  "learnings",
 ]);
 
 function layoutOf(h: Handoff): Record<string, unknown> {

@@ -47,7 +47,12 @@ function nastyHandoff(): Handoff {
     blocking_issues: NASTY.slice(0, 5),
     modified_files: ["- odd name.ts", "#hash.ts", "a: b.ts", "007"],
     continuation_prompt: NASTY.join("\n"),
-    working: { ...h.working, topic: "topic: with # and 'quotes'", next_action: "- dash\n- list", last_tool_call: { name: "run: cmd", params_summary: 'command="a: b" # c' } },
+    working: {
+      ...h.working,
+      topic: "topic: with # and 'quotes'",
+      next_action: "- dash\n- list",
+      last_tool_call: { name: "run: cmd", params_summary: 'command="a: b" # c' },
+    },
     decisions: NASTY.map((what, i) => ({ id: `d${i + 1}`, what, when: i % 2 ? null : "2026-03-01T00:00:00Z" })),
     thread: { summary: NASTY.join("\n"), key_exchanges: NASTY.map((gist, i) => ({ role: i % 2 ? "agent" : "user", gist })) },
     commits: [{ sha: "0000001", subject: "fix: a # b" }],
@@ -81,9 +86,20 @@ describe("renderHandoffYaml / parseHandoffYaml", () => {
     for (const h of [buildHandoff(richInputs()), nastyHandoff()]) expect(parseHandoffYaml(renderHandoffYaml(h))).toEqual(h);
   });
 
-  it("follows the seed 001 layout with block scalars for free text and quoted strings elsewhere", () => {
+  it("follows the checkpoint layout with block scalars for free text and quoted strings elsewhere", () => {
     const yaml = renderHandoffYaml(buildHandoff(richInputs()));
-    for (const group of ["meta:", "git:", "progress:", "working:", "decisions:", "thread:", "open_items:", "learnings:", "usage:", "failure:"]) {
+    for (const group of [
+      "meta:",
+      "git:",
+      "progress:",
+      "working:",
+      "decisions:",
+      "thread:",
+      "open_items:",
+      "learnings:",
+      "usage:",
+      "failure:",
+    ]) {
       expect(yaml).toMatch(new RegExp(`^${group}`, "m"));
     }
     expect(yaml).toMatch(/^ {2}task_title: \|-\n {4}Fix the flaky parser test$/m);
@@ -119,18 +135,56 @@ describe("renderHandoffMarkdown", () => {
 
   it("contains every field", () => {
     const values = [
-      h.task_title, h.generated_at, h.current_hat, h.branch, h.head_commit,
-      ...h.completed_items, ...h.remaining_items, ...h.blocking_issues,
-      ...h.modified_files, ...h.created_files, ...h.deleted_files, ...h.key_decisions,
-      h.working.topic, h.working.status, h.working.next_action, h.working.last_tool_call!.name, h.working.last_tool_call!.params_summary,
-      h.thread.summary, ...h.thread.key_exchanges.map((e) => e.gist),
-      ...h.open_items, ...h.decisions.map((d) => `${d.id}`), ...h.decisions.map((d) => d.what), ...h.learnings,
-      ...h.commits.map((c) => c.subject), h.failure!.last_error, h.failure!.recovery_hint!, h.failure!.failed_at!,
+      h.task_title,
+      h.generated_at,
+      h.current_hat,
+      h.branch,
+      h.head_commit,
+      ...h.completed_items,
+      ...h.remaining_items,
+      ...h.blocking_issues,
+      ...h.modified_files,
+      ...h.created_files,
+      ...h.deleted_files,
+      ...h.key_decisions,
+      h.working.topic,
+      h.working.status,
+      h.working.next_action,
+      h.working.last_tool_call!.name,
+      h.working.last_tool_call!.params_summary,
+      h.thread.summary,
+      ...h.thread.key_exchanges.map((e) => e.gist),
+      ...h.open_items,
+      ...h.decisions.map((d) => `${d.id}`),
+      ...h.decisions.map((d) => d.what),
+      ...h.learnings,
+      ...h.commits.map((c) => c.subject),
+      h.failure!.last_error,
+      h.failure!.recovery_hint!,
+      h.failure!.failed_at!,
       ...h.continuation_prompt.split("\n"),
-      "13 files changed, +214 -57", "Iteration: 7", "$2.4375", "144000/200000", "iterations 40",
+      "13 files changed, +214 -57",
+      "Iteration: 7",
+      "$2.4375",
+      "144000/200000",
+      "iterations 40",
     ];
     for (const value of values) expect(md).toContain(value);
-    for (const heading of ["Progress (4/10)", "Working state", "Key decisions", "Decisions", "Open items", "Learnings", "Thread", "Files", "Diffstat", "Commits", "Usage", "Failure", "Continuation prompt"]) {
+    for (const heading of [
+      "Progress (4/10)",
+      "Working state",
+      "Key decisions",
+      "Decisions",
+      "Open items",
+      "Learnings",
+      "Thread",
+      "Files",
+      "Diffstat",
+      "Commits",
+      "Usage",
+      "Failure",
+      "Continuation prompt",
+    ]) {
       expect(md).toContain(`## ${heading}`);
     }
   });

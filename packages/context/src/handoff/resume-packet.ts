@@ -1,11 +1,12 @@
 import { MARKERS } from "../markers.js";
-import { clean, DEFAULT_LIMITS, listItems, recallNote, renderList, TRIM_ORDER, type ListSection } from "./resume-sections.js";
+import { clean, DEFAULT_LIMITS, listItems, recallNote, renderFiles, renderList, TRIM_ORDER, type ListSection } from "./resume-sections.js";
 import type { Handoff } from "./types.js";
 
-// The lean packet injected when a session resumes (seed 004 "Resuming Session", seed 001 P5: about
+// The lean packet injected when a session resumes (docs/design/handoff.md: about
 // 600-800 tokens instead of a replayed history). Structured fields only, never a summary blob. When
 // over budget, list sections lose items in TRIM_ORDER (open items first, blockers last), then long
-// texts are shortened, and as a last resort the packet is cut, so the cap always holds.
+// texts are shortened, and as a last resort the packet is cut, so the cap always holds — for all but
+// the changed files, which are all named (up to 200, as a directory tree) whatever it costs.
 
 export interface ResumePacketOptions {
   /** Hard cap in estimated tokens (default 800). */
@@ -18,7 +19,7 @@ export interface ResumePacketOptions {
   recallTool?: string;
 }
 
-export const DEFAULT_RESUME_MAX_TOKENS = 800;
+const DEFAULT_RESUME_MAX_TOKENS = 800;
 
 export function estimatePacketTokens(text: string, charsPerToken = 4): number {
   return Math.ceil(text.length / charsPerToken);
@@ -30,13 +31,16 @@ interface Shape {
   promptChars: number;
 }
 
-function render(h: Handoff, shape: Shape, note: string): string {
+function render(h: Handoff, shape: Shape, note: string, files: string[]): string {
   const total = h.completed_items.length + h.remaining_items.length;
   const list = (section: ListSection) => renderList(section, listItems(h, section), shape.limits[section], shape.itemChars);
-  const failure = h.failure === null ? [] : [
-    `**Last error**: ${clean(h.failure.last_error, shape.itemChars * 2)}`,
-    ...(h.failure.recovery_hint ? [`**Recovery hint**: ${clean(h.failure.recovery_hint, shape.itemChars)}`] : []),
-  ];
+  const failure =
+    h.failure === null
+      ? []
+      : [
+          `**Last error**: ${clean(h.failure.last_error, shape.itemChars * 2)}`,
+          ...(h.failure.recovery_hint ? [`**Recovery hint**: ${clean(h.failure.recovery_hint, shape.itemChars)}`] : []),
+        ];
   const instructions = h.instructions.slice(-5).map((t) => `- ${clean(t, shape.itemChars * 2)}`);
   const blocks = [
     [
@@ -51,13 +55,16 @@ function render(h: Handoff, shape: Shape, note: string): string {
     h.working.last_failure ? [`**Last failure seen**: ${clean(h.working.last_failure, shape.itemChars * 2)}`] : [],
     list("remaining"),
     list("decisions"),
-    list("files"),
+    files,
     list("openItems"),
     [`**Next action**: ${clean(h.working.next_action, shape.itemChars * 2)}`],
     [`**Continue with**: ${clean(h.continuation_prompt, shape.promptChars)}`],
     [note],
   ];
-  return `${blocks.filter((b) => b.length > 0).map((b) => b.join("\n")).join("\n\n")}\n`;
+  return `${blocks
+    .filter((b) => b.length > 0)
+    .map((b) => b.join("\n"))
+    .join("\n\n")}\n`;
 }
 
 /**
@@ -76,18 +83,21 @@ const STEPS: ReadonlyArray<{ section: ListSection; floor: number } | { itemChars
 export function renderResumePacket(handoff: Handoff, options: ResumePacketOptions = {}): string {
   const maxChars = (options.maxTokens ?? DEFAULT_RESUME_MAX_TOKENS) * (options.charsPerToken ?? 4);
   const note = recallNote({ recallTool: options.recallTool ?? "recall", storedMessages: options.storedMessages });
+  const files = renderFiles(handoff);
+  // The budget is for everything else: measured without the files, which are added at the end.
   let shape: Shape = { limits: { ...DEFAULT_LIMITS }, itemChars: 160, promptChars: 600 };
-  let text = render(handoff, shape, note);
+  let text = render(handoff, shape, note, []);
   for (const step of STEPS) {
     if ("itemChars" in step) {
       if (text.length > maxChars) shape = { ...shape, itemChars: step.itemChars, promptChars: step.promptChars };
-      text = render(handoff, shape, note);
+      text = render(handoff, shape, note, []);
       continue;
     }
     while (text.length > maxChars && shape.limits[step.section] > step.floor) {
       shape = { ...shape, limits: { ...shape.limits, [step.section]: shape.limits[step.section] - 1 } };
-      text = render(handoff, shape, note);
+      text = render(handoff, shape, note, []);
     }
   }
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 2).trimEnd()}…\n`;
+  if (text.length > maxChars) return `${text.slice(0, maxChars - 2).trimEnd()}…\n${files.length ? `\n${files.join("\n")}\n` : ""}`;
+  return render(handoff, shape, note, files);
 }

@@ -1,17 +1,17 @@
-import { isInjectedText, isSteeringText } from "../memory/index.js";
+import { isInjectedText, isSteeringText } from "../memory/real-user.js";
+import { pathTree } from "./path-tree.js";
 import type { Handoff } from "./types.js";
 
 // The pieces of a resume packet. List sections can be shortened one item at a time by the budget
 // loop in resume-packet.ts; their order in TRIM_ORDER says which loses items first.
 
-export type ListSection = "openItems" | "files" | "decisions" | "remaining" | "blockers";
+export type ListSection = "openItems" | "decisions" | "remaining" | "blockers";
 
-/** Lowest priority first: open items go before files, files before decisions, and so on. */
-export const TRIM_ORDER: readonly ListSection[] = ["openItems", "files", "decisions", "remaining", "blockers"];
+/** Lowest priority first: open items go before decisions, and so on. (Files are never trimmed.) */
+export const TRIM_ORDER: readonly ListSection[] = ["openItems", "decisions", "remaining", "blockers"];
 
 export const DEFAULT_LIMITS: Readonly<Record<ListSection, number>> = {
   openItems: 5,
-  files: 20,
   decisions: 10,
   remaining: 15,
   blockers: 6,
@@ -19,11 +19,13 @@ export const DEFAULT_LIMITS: Readonly<Record<ListSection, number>> = {
 
 const TITLES: Readonly<Record<ListSection, string>> = {
   openItems: "Open items",
-  files: "Modified files",
   decisions: "Key decisions",
   remaining: "Remaining",
   blockers: "Blockers",
 };
+
+/** The resume packet names this many changed paths at most; the full handoff names them all. */
+const MAX_PACKET_PATHS = 200;
 
 /** Newest kept when shortened (decisions); otherwise the first ones (plan order, paths). */
 const KEEP_NEWEST: ReadonlySet<ListSection> = new Set(["decisions"]);
@@ -35,10 +37,7 @@ const KEEP_NEWEST: ReadonlySet<ListSection> = new Set(["decisions"]);
 export function clean(text: string, max: number): string {
   const lines = text.split(/\r?\n/);
   const injectedAt = lines.findIndex((line) => isInjectedText(line) || isSteeringText(line));
-  const kept = (injectedAt === -1 ? lines : lines.slice(0, injectedAt))
-    .join(" ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const kept = (injectedAt === -1 ? lines : lines.slice(0, injectedAt)).join(" ").replace(/\s+/g, " ").trim();
   return kept.length <= max ? kept : `${kept.slice(0, max - 1).trimEnd()}…`;
 }
 
@@ -46,12 +45,6 @@ export function listItems(h: Handoff, section: ListSection): string[] {
   switch (section) {
     case "openItems":
       return h.open_items;
-    case "files":
-      return [
-        ...h.modified_files,
-        ...h.created_files.map((f) => `${f} (new)`),
-        ...h.deleted_files.map((f) => `${f} (deleted)`),
-      ];
     case "decisions":
       return h.key_decisions;
     case "remaining":
@@ -71,6 +64,18 @@ export function renderList(section: ListSection, items: readonly string[], shown
   if (picked.length === 0) return [`**${TITLES[section]}**: ${cleaned.length} (not listed)`];
   const more = omitted > 0 ? [`- (+${omitted} more${KEEP_NEWEST.has(section) ? ", older" : ""})`] : [];
   return [`**${TITLES[section]}**:`, ...picked.map((item) => `- ${item}`), ...more];
+}
+
+/**
+ * Every changed path, up to MAX_PACKET_PATHS, as a directory tree (path-tree.ts): the one part of
+ * the packet that may take it past its token target, because a resumed session must know them all.
+ */
+export function renderFiles(h: Handoff): string[] {
+  const paths = [...h.modified_files, ...h.created_files.map((f) => `${f} (new)`), ...h.deleted_files.map((f) => `${f} (deleted)`)];
+  if (paths.length === 0) return [];
+  const shown = paths.slice(0, MAX_PACKET_PATHS);
+  const more = paths.length > shown.length ? [`- (+${paths.length - shown.length} more: \`hatloop handoff\` lists them all)`] : [];
+  return [`**Changed files** (${paths.length}):`, ...pathTree(shown).map((line) => `- ${line}`), ...more];
 }
 
 export function recallNote(options: { storedMessages?: number; recallTool: string }): string {

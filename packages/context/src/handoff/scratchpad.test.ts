@@ -3,9 +3,12 @@ import { parseScratchpad } from "./scratchpad.js";
 import { SCRATCHPAD } from "./test-support/fixtures.js";
 
 describe("parseScratchpad", () => {
-  it("reads the sections of seed 004's scratchpad", () => {
+  it("reads the scratchpad's sections", () => {
     const pad = parseScratchpad(SCRATCHPAD);
-    expect(pad.understanding).toEqual(["TypeScript pnpm monorepo; the parser lives in packages/parser/src", "Tests use vitest, next to the source"]);
+    expect(pad.understanding).toEqual([
+      "TypeScript pnpm monorepo; the parser lives in packages/parser/src",
+      "Tests use vitest, next to the source",
+    ]);
     expect(pad.plan).toEqual([
       { text: "Explore the parser and its tests", done: true },
       { text: "Reproduce the flaky test", done: true },
@@ -25,7 +28,9 @@ describe("parseScratchpad", () => {
   });
 
   it("accepts the SCRATCHPAD: signal prefix, other heading levels, case and list styles", () => {
-    const pad = parseScratchpad("SCRATCHPAD:## current plan\n- [X] one\n* [ ] two\n- three\n### BLOCKERS:\nWaiting for the API key\n## Notes\nfree text");
+    const pad = parseScratchpad(
+      "SCRATCHPAD:## current plan\n- [X] one\n* [ ] two\n- three\n### BLOCKERS:\nWaiting for the API key\n## Notes\nfree text",
+    );
     expect(pad.plan).toEqual([
       { text: "one", done: true },
       { text: "two", done: false },
@@ -36,6 +41,14 @@ describe("parseScratchpad", () => {
   });
 
   it("returns empty sections for an empty scratchpad", () => {
-    expect(parseScratchpad("")).toEqual({ understanding: [], plan: [], decisions: [], blockers: [], lastAction: "", compactedHistory: "", other: [] });
+    expect(parseScratchpad("")).toEqual({
+      understanding: [],
+      plan: [],
+      decisions: [],
+      blockers: [],
+      lastAction: "",
+      compactedHistory: "",
+      other: [],
+    });
   });
 });

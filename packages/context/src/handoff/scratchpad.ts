@@ -1,11 +1,11 @@
-import { cleanItem } from "../memory/index.js";
+import { cleanItem } from "../memory/items.js";
 
-// The scratchpad (seed 004, Layer 1) is a markdown document the agent rewrites as it works:
+// The scratchpad (docs/design/context-layers.md) is a markdown document the agent rewrites as it works:
 // Current Understanding, Current Plan ([x]/[ ] items), Key Decisions, Blockers, Last Action, and the
 // "Compacted History" that summaries are appended to. Parsing is lenient (heading level, case and
 // list style vary); unknown sections are kept by name.
 
-export interface PlanItem {
+interface PlanItem {
   text: string;
   done: boolean;
 }
@@ -37,7 +37,10 @@ const CHECKBOX = /^\s*(?:[-*+]|\d+[.)])?\s*\[([ xX])\]\s*(.*)$/;
 const LIST_LINE = /^\s*(?:[-*+•]|\d+[.)])\s+/;
 
 function sectionOf(heading: string): Known | null {
-  const name = heading.toLowerCase().replace(/[:*_`]/g, "").trim();
+  const name = heading
+    .toLowerCase()
+    .replace(/[:*_`]/g, "")
+    .trim();
   return SECTION_NAMES.find(([re]) => re.test(name))?.[1] ?? null;
 }
 
@@ -66,8 +69,11 @@ function splitSections(text: string): Array<{ heading: string; body: string }> {
     const match = /^\s*(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
     const current = sections.at(-1);
     const folds =
-      match !== null && current !== undefined && sectionOf(current.heading) !== null &&
-      match[1]!.length > current.level && sectionOf(match[2]!) === null;
+      match !== null &&
+      current !== undefined &&
+      sectionOf(current.heading) !== null &&
+      match[1]!.length > current.level &&
+      sectionOf(match[2]!) === null;
     if (match && !folds) {
       sections.push({ heading: match[2]!, level: match[1]!.length, lines: [] });
     } else current?.lines.push(line);

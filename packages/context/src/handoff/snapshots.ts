@@ -1,4 +1,4 @@
-import { redactSecrets } from "../memory/index.js";
+import { redactSecrets } from "../memory/redact.js";
 import type { FailureInput, GitFacts, UsageInput } from "./inputs.js";
 import type { CommitSummary, Diffstat, FailureContext, UsageSnapshot } from "./types.js";
 

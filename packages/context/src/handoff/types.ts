@@ -1,16 +1,21 @@
-import type { DecisionRecord, KeyExchange, ToolCallSummary, WorkingStatus } from "../memory/index.js";
+import type { DecisionRecord } from "../memory/items.js";
+import type { KeyExchange } from "../memory/thread.js";
+import type { ToolCallSummary, WorkingStatus } from "../memory/working-state.js";
 
-// The handoff: everything a person or a fresh session needs to pick the task up. It carries seed
-// 004's HandoffSummary fields, seed 001's working state, thread, open items, decisions and learnings,
+// The handoff: everything a person or a fresh session needs to pick the task up. It carries the
+// summary fields and the working state (docs/design/handoff.md), thread, open items, decisions and learnings,
 // and what git and the loop know (diffstat, commits, usage, failure). Field names are snake_case
 // because this is the persisted and served shape (JSON over HTTP, YAML in checkpoints).
 
 export const HANDOFF_SCHEMA = "hatloop/handoff";
 export const HANDOFF_SCHEMA_VERSION = 1;
 
+/** Where the work stands; "completed" once the task is complete (its quality gates passed). */
+export type HandoffStatus = WorkingStatus | "completed";
+
 export interface HandoffWorking {
   topic: string;
-  status: WorkingStatus;
+  status: HandoffStatus;
   interrupted: boolean;
   next_action: string;
   last_tool_call: ToolCallSummary | null;
@@ -23,7 +28,7 @@ export interface HandoffThread {
   key_exchanges: KeyExchange[];
 }
 
-export interface DiffstatFile {
+interface DiffstatFile {
   path: string;
   insertions: number;
   deletions: number;
@@ -70,7 +75,7 @@ export interface FailureContext {
 export interface Handoff {
   schema: typeof HANDOFF_SCHEMA;
   schema_version: typeof HANDOFF_SCHEMA_VERSION;
-  // seed 004 HandoffSummary
+  // the summary
   generated_at: string;
   task_title: string;
   /** What the user said after the task (steering), verbatim, newest last. */
@@ -86,7 +91,7 @@ export interface Handoff {
   deleted_files: string[];
   key_decisions: string[];
   continuation_prompt: string;
-  // seed 001 checkpoint sections
+  // the working state and the checkpoint sections
   working: HandoffWorking;
   thread: HandoffThread;
   open_items: string[];

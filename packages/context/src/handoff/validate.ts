@@ -1,4 +1,6 @@
-import type { DecisionRecord, KeyExchange, ToolCallSummary, WorkingStatus } from "../memory/index.js";
+import type { DecisionRecord } from "../memory/items.js";
+import type { KeyExchange } from "../memory/thread.js";
+import type { ToolCallSummary } from "../memory/working-state.js";
 import {
   HANDOFF_SCHEMA,
   HANDOFF_SCHEMA_VERSION,
@@ -7,6 +9,7 @@ import {
   type Diffstat,
   type FailureContext,
   type Handoff,
+  type HandoffStatus,
   type HandoffThread,
   type HandoffWorking,
   type UsageSnapshot,
@@ -17,7 +20,10 @@ import {
 // rendering deterministic) and an error names the path that is wrong.
 
 export class HandoffFormatError extends Error {
-  constructor(readonly path: string, detail: string) {
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
     super(`invalid handoff at ${path}: ${detail}`);
     this.name = "HandoffFormatError";
   }
@@ -60,7 +66,7 @@ function oneOf<T extends string>(options: readonly T[]): (v: unknown, p: string)
 }
 
 const strings = list(str);
-const STATUSES: readonly WorkingStatus[] = ["in_progress", "idle", "waiting_for_user"];
+const STATUSES: readonly HandoffStatus[] = ["in_progress", "idle", "waiting_for_user", "completed"];
 
 function toolCall(v: unknown, p: string): ToolCallSummary {
   const o = obj(v, p);
@@ -94,7 +100,11 @@ function diffstat(v: unknown, p: string): Diffstat {
   const o = obj(v, p);
   const file = (f: unknown, fp: string) => {
     const fo = obj(f, fp);
-    return { path: str(fo.path, `${fp}.path`), insertions: num(fo.insertions, `${fp}.insertions`), deletions: num(fo.deletions, `${fp}.deletions`) };
+    return {
+      path: str(fo.path, `${fp}.path`),
+      insertions: num(fo.insertions, `${fp}.insertions`),
+      deletions: num(fo.deletions, `${fp}.deletions`),
+    };
   };
   return {
     files_changed: num(o.files_changed, `${p}.files_changed`),
@@ -119,7 +129,17 @@ function budgets(v: unknown, p: string): BudgetsSnapshot {
 }
 function usage(v: unknown, p: string): UsageSnapshot {
   const o = obj(v, p);
-  const keys = ["iteration", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd", "runtime_ms", "context_tokens", "context_window"] as const;
+  const keys = [
+    "iteration",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "cost_usd",
+    "runtime_ms",
+    "context_tokens",
+    "context_window",
+  ] as const;
   const numbers = Object.fromEntries(keys.map((k) => [k, num(o[k], `${p}.${k}`)])) as Record<(typeof keys)[number], number>;
   return { ...numbers, budgets: budgets(o.budgets, `${p}.budgets`) };
 }

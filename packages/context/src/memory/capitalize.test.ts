@@ -11,6 +11,6 @@ describe("capitalize", () => {
   });
 
   it("keeps a path at the start of an extracted decision intact", () => {
-    expect(extractDecisionFromResponse("Decision: src/auth.ts keeps the token cache, because tests depend on it.")).toMatch(/^src\/auth\.ts keeps/);
+    expect(extractDecisionFromResponse("- src/auth.ts: keep the token cache, because tests depend on it.")).toMatch(/^src\/auth\.ts: keep/);
   });
 });

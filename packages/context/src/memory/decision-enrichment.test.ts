@@ -44,7 +44,13 @@ describe("parseDecisionEnrichment", () => {
     ];
     const refined = parseDecisionEnrichment('["Use atomicWriteFile for the checkpoint re-write to bypass dedup"]');
     if (!refined.ok) throw new Error(refined.error);
-    const merged = mergeDecisions(heuristic, refined.decisions.map((what) => ({ what, when: null })));
-    expect(merged.map((d) => d.what)).toEqual(["Read lastToolCall from state files", "Use atomicWriteFile for the checkpoint re-write to bypass dedup"]);
+    const merged = mergeDecisions(
+      heuristic,
+      refined.decisions.map((what) => ({ what, when: null })),
+    );
+    expect(merged.map((d) => d.what)).toEqual([
+      "Read lastToolCall from state files",
+      "Use atomicWriteFile for the checkpoint re-write to bypass dedup",
+    ]);
   });
 });

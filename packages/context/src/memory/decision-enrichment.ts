@@ -5,7 +5,7 @@ import { isRealUserMessage, realUserText } from "./real-user.js";
 import { redactSecrets } from "./redact.js";
 import { truncateAtWord } from "./text.js";
 
-// Optional model refinement of the decisions list (seed 000, improvement 5): the prompt says what a
+// Optional model refinement of the decisions list (docs/design/checkpoint-quality.md): the prompt says what a
 // decision is, with good and bad examples, and asks to remove non-decisions; the parser rejects any
 // malformed answer so the caller keeps the heuristic list. Merge the result with mergeDecisions
 // (incoming = the refined list), which also preserves heuristic decisions the model did not cover.

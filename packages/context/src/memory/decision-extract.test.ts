@@ -1,10 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { extractDecisionFromResponse, MAX_DECISION_LENGTH } from "./decision-extract.js";
 
+// The tests docs/design/checkpoint-quality.md asks for: extracts tier 1 (explicit marker) over tier 3
+// (bold), returns null for conversational filler, returns null for code-fence-only response, action
+// verb bullet extraction (tier 4).
 describe("extractDecisionFromResponse", () => {
-  it("extracts a tier 1 explicit marker over an earlier tier 3 bold line", () => {
-    const text = ["**Merge strategy overview**", "Some context about the merge.", "Decision: use a lowercase set-diff for the merge."].join("\n");
-    expect(extractDecisionFromResponse(text)).toBe("Use a lowercase set-diff for the merge.");
+  it("extracts tier 1 (explicit marker) over tier 3 (bold)", () => {
+    const text = ["**Merge strategy overview**", "Some context about the merge.", "Decision: use a lowercase set-diff for the merge."].join(
+      "\n",
+    );
+    expect(extractDecisionFromResponse(text)).toBe("Decision: use a lowercase set-diff for the merge.");
+  });
+
+  it("keeps the label of a tier 1 line as part of the decision", () => {
+    expect(extractDecisionFromResponse("Plan: move the cache behind the store port.")).toBe("Plan: move the cache behind the store port.");
+    expect(extractDecisionFromResponse("Approach: split the parser into lexer and tokenizer.")).toBe(
+      "Approach: split the parser into lexer and tokenizer.",
+    );
   });
 
   it("prefers tier 2 intent over tier 3 and tier 4", () => {
@@ -17,25 +29,47 @@ describe("extractDecisionFromResponse", () => {
     expect(extractDecisionFromResponse(text)).toBe("Atomic writes keep checkpoints consistent");
   });
 
+  it("ranks a line by the tier patterns as written: a bullet or bold label is not tier 1", () => {
+    expect(extractDecisionFromResponse("- Decision: add a retry for 503s\nI'll switch the store to PGlite.")).toBe(
+      "I'll switch the store to PGlite.",
+    );
+    expect(extractDecisionFromResponse("**Decision:** cache in memory\nWe'll remove the disk cache.")).toBe("We'll remove the disk cache.");
+  });
+
+  it("matches tier 1 prefixes without a word boundary, as the tier pattern does", () => {
+    const text = "I'll update the docs later.\nChosen stack: pnpm workspaces, vitest and tsup.";
+    expect(extractDecisionFromResponse(text)).toBe("Chosen stack: pnpm workspaces, vitest and tsup.");
+  });
+
   it("returns null for conversational filler", () => {
     expect(extractDecisionFromResponse("You're right, I overcomplicated it.")).toBeNull();
     expect(extractDecisionFromResponse("Ohoho. Claude Code Remote Control")).toBeNull();
     expect(extractDecisionFromResponse("Hmm, let me think about that for a second.")).toBeNull();
   });
 
-  it("skips a filler line and takes the real decision further down", () => {
+  it("skips a filler line that matches no tier and takes the decision further down", () => {
     const text = "You're right, I overcomplicated it.\n\nThe fix is to replace the fingerprint dedup with semantic dedup.";
     expect(extractDecisionFromResponse(text)).toBe("The fix is to replace the fingerprint dedup with semantic dedup.");
   });
 
-  it("returns null for a code-fence-only response", () => {
+  it("returns null when the highest-tier match fails the gate, without falling back to a lower tier", () => {
+    expect(extractDecisionFromResponse("I'll be right back with more.\n- Add a retry around the flaky call")).toBeNull();
+    expect(extractDecisionFromResponse("Plan:\n1. Add a retry around the flaky call")).toBeNull();
+  });
+
+  it("returns null for code-fence-only response", () => {
     const text = "```ts\n// Decision: use a map\nconst cache = new Map();\n- add entries\n```";
     expect(extractDecisionFromResponse(text)).toBeNull();
   });
 
-  it("extracts an action-verb bullet (tier 4), preferring a verb in the first five words", () => {
-    const text = ["Summary of the session:", "- the tests in the parser module were all eventually updated", "- Add a retry around the flaky network call"].join("\n");
+  it("action verb bullet extraction (tier 4)", () => {
+    const text = [
+      "Summary of the session:",
+      "- the tests in the parser module were all eventually updated",
+      "- Add a retry around the flaky network call",
+    ].join("\n");
     expect(extractDecisionFromResponse(text)).toBe("Add a retry around the flaky network call");
+    expect(extractDecisionFromResponse("Done.\n2. Persist the cursor after each batch")).toBe("Persist the cursor after each batch");
   });
 
   it("ignores tier 4 bullets without action verbs", () => {
@@ -57,21 +91,30 @@ describe("extractDecisionFromResponse", () => {
     expect(extractDecisionFromResponse("I'll be right back with more.")).toBeNull();
   });
 
+  it("accepts an intent line whose only structure is a colon after a keyword", () => {
+    expect(extractDecisionFromResponse("The plan is simple: a mutex around the cache.")).toBe(
+      "The plan is simple: a mutex around the cache.",
+    );
+  });
+
   it("rejects code lines outside fences", () => {
     expect(extractDecisionFromResponse("- const x = foo(bar) => { return baz[0]; }")).toBeNull();
   });
 
-  it("never returns a truncated response: long lines are cut at whole sentences", () => {
+  it("keeps whole sentences when they fit in the length limit", () => {
     const first = "Decision: use the yaml package for checkpoints because it is already a dependency.";
     const rest = " It also keeps block scalars intact across round trips and handles comments".repeat(5);
     const decision = extractDecisionFromResponse(first + rest);
-    expect(decision).toBe("Use the yaml package for checkpoints because it is already a dependency.");
-    expect(decision!.length).toBeLessThanOrEqual(MAX_DECISION_LENGTH);
+    expect(decision).toBe("Decision: use the yaml package for checkpoints because it is already a dependency.");
   });
 
-  it("returns null when even the first sentence is too long to store whole", () => {
+  it("truncates to 200 characters, the cut marked by an ellipsis, when no whole sentence fits", () => {
     const text = `Decision: use ${"very ".repeat(60)}long names.`;
-    expect(extractDecisionFromResponse(text)).toBeNull();
+    const decision = extractDecisionFromResponse(text);
+    expect(decision).not.toBeNull();
+    expect(decision!.length).toBeLessThanOrEqual(MAX_DECISION_LENGTH);
+    expect(decision!.length).toBeGreaterThan(MAX_DECISION_LENGTH - 10);
+    expect(decision).toMatch(/^Decision: use very very .* very…$/);
   });
 
   it("takes the first match within the same tier", () => {
@@ -84,10 +127,21 @@ describe("extractDecisionFromResponse", () => {
   });
 });
 
-describe("extractDecisionFromResponse on prose lines", () => {
+// hatloop's extensions: a marker that starts a later sentence of a prose line, and a setting change.
+// They are tried only when no line matches one of the four tiers.
+describe("extractDecisionFromResponse beyond the four tiers", () => {
   it("finds a marker that starts a later sentence of a line", () => {
     expect(extractDecisionFromResponse("Understood. Going with an internal fix only; the exported API stays as it is.")).toBe(
       "Going with an internal fix only; the exported API stays as it is.",
+    );
+  });
+
+  it("never lets an extension displace a line that matches a seed tier", () => {
+    expect(extractDecisionFromResponse("Understood. Going with an internal fix.\n- **Cache** stays in memory")).toBe(
+      "Cache stays in memory",
+    );
+    expect(extractDecisionFromResponse("Lowering it to RETRY_MS=500: the test timed out.\n- Add a retry around the flaky call")).toBe(
+      "Add a retry around the flaky call",
     );
   });
 

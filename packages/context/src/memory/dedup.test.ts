@@ -29,7 +29,9 @@ describe("isSemanticDuplicate", () => {
   it("tier 2: keyword overlap at or above 0.5 is a duplicate", () => {
     // {send, grigorije, plan} vs {send, him, plan}: 2 / 4 = 0.5
     expect(isSemanticDuplicate("Send Grigorije a plan", "- I need to send him a plan")).toBe(true);
-    expect(isSemanticDuplicate("Switch the checkpoint writer to atomic renames", "checkpoint writer should switch to atomic renames now")).toBe(true);
+    expect(
+      isSemanticDuplicate("Switch the checkpoint writer to atomic renames", "checkpoint writer should switch to atomic renames now"),
+    ).toBe(true);
   });
 
   it("tier 2: keyword overlap below 0.5 is not a duplicate", () => {

@@ -16,11 +16,48 @@ export interface Statement {
 
 const SPECULATIVE = /\b(?:maybe|might|probably|perhaps|possibly|i think|i guess|not sure|could be|seems?)\b/i;
 const NOT_A_SUBJECT = new Set([
-  "this", "that", "it", "there", "here", "which", "what", "who", "everything", "something", "nothing",
-  "all", "each", "one", "he", "she", "they", "we", "i", "you", "now", "so", "but", "and", "these",
-  "those", "its", "my", "our", "your", "their", "why", "how", "when", "where", "result", "answer", "problem", "issue",
+  "this",
+  "that",
+  "it",
+  "there",
+  "here",
+  "which",
+  "what",
+  "who",
+  "everything",
+  "something",
+  "nothing",
+  "all",
+  "each",
+  "one",
+  "he",
+  "she",
+  "they",
+  "we",
+  "i",
+  "you",
+  "now",
+  "so",
+  "but",
+  "and",
+  "these",
+  "those",
+  "its",
+  "my",
+  "our",
+  "your",
+  "their",
+  "why",
+  "how",
+  "when",
+  "where",
+  "result",
+  "answer",
+  "problem",
+  "issue",
 ]);
-const TECH_NOUN = /\b(?:port|url|uri|endpoint|host|path|dir|directory|folder|file|command|script|version|runner|framework|database|db|branch|entry point|config|configuration|timeout|limit|default|table|schema|package|module|library|language|tests?|build|linter|formatter|server|service|api|env|variable|region|bucket|queue|model|node|target|runtime|engine|driver|manager|tool)\b/i;
+const TECH_NOUN =
+  /\b(?:port|url|uri|endpoint|host|path|dir|directory|folder|file|command|script|version|runner|framework|database|db|branch|entry point|config|configuration|timeout|limit|default|table|schema|package|module|library|language|tests?|build|linter|formatter|server|service|api|env|variable|region|bucket|queue|model|node|target|runtime|engine|driver|manager|tool)\b/i;
 const CONFIG_NOUN = /\b(?:port|url|uri|endpoint|host|timeout|limit|default|env|variable|region|bucket|version|path|dir|directory)\b/i;
 
 export function slug(text: string, max = 60): string {

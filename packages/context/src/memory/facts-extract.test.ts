@@ -15,8 +15,16 @@ describe("parseStatement", () => {
   });
 
   it("keys 'use X for Y' by purpose and never/always rules by their action", () => {
-    expect(parseStatement("Use pnpm for package management")).toEqual({ key: "use-for:package-management", value: "pnpm", type: "decision" });
-    expect(parseStatement("Never commit directly to main")).toMatchObject({ key: "rule:commit-directly-main", value: "never", type: "constraint" });
+    expect(parseStatement("Use pnpm for package management")).toEqual({
+      key: "use-for:package-management",
+      value: "pnpm",
+      type: "decision",
+    });
+    expect(parseStatement("Never commit directly to main")).toMatchObject({
+      key: "rule:commit-directly-main",
+      value: "never",
+      type: "constraint",
+    });
     expect(parseStatement("Always commit directly to main")).toMatchObject({ key: "rule:commit-directly-main", value: "always" });
   });
 
@@ -43,7 +51,9 @@ describe("parseStatement", () => {
 
 describe("extractFactCandidates", () => {
   it("reads MEMORY:<type>:<text> signals", () => {
-    const facts = extractFactCandidates([agent("Done.\nMEMORY:pitfall:The tokenizer drops trailing newlines\n- MEMORY:convention:Tests sit next to source")]);
+    const facts = extractFactCandidates([
+      agent("Done.\nMEMORY:pitfall:The tokenizer drops trailing newlines\n- MEMORY:convention:Tests sit next to source"),
+    ]);
     expect(facts.map(({ type, content }) => ({ type, content }))).toEqual([
       { type: "pitfall", content: "The tokenizer drops trailing newlines" },
       { type: "convention", content: "Tests sit next to source" },
@@ -78,12 +88,17 @@ describe("extractFactCandidates", () => {
 
   it("reports a known failing test that now passes", () => {
     const [failing] = extractFactCandidates([toolOutput("--- FAIL: TestRouter (0.01s)")]);
-    const facts = extractFactCandidates([toolOutput("--- PASS: TestRouter (0.01s)\n--- PASS: TestOther (0.01s)")], { knownKeys: [failing!.key] });
+    const facts = extractFactCandidates([toolOutput("--- PASS: TestRouter (0.01s)\n--- PASS: TestOther (0.01s)")], {
+      knownKeys: [failing!.key],
+    });
     expect(facts).toEqual([{ key: failing!.key, type: "task_state", content: "Test now passes: TestRouter", seq: 500 }]);
   });
 
   it("never extracts secrets", () => {
-    const facts = extractFactCandidates([user("The API token is ghp_Zx8Kq2LmP9vR4tYw7nB3cD6fG1hJ5kL0abcd"), agent("MEMORY:config:DB_PASSWORD=hunter2!")]);
+    const facts = extractFactCandidates([
+      user("The API token is ghp_Zx8Kq2LmP9vR4tYw7nB3cD6fG1hJ5kL0abcd"),
+      agent("MEMORY:config:DB_PASSWORD=hunter2!"),
+    ]);
     expect(facts).toEqual([]);
   });
 

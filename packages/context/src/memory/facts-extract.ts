@@ -6,7 +6,7 @@ import { redactSecrets } from "./redact.js";
 import { collapseWhitespace, linesOutsideCodeFences, stripListMarker, truncateAtWord } from "./text.js";
 import { failingTests, passingTests } from "./test-output.js";
 
-// Rule-based fact extraction from messages about to be compacted (seed 002's fallback when no model
+// Rule-based fact extraction from messages about to be compacted (the fallback when no model
 // is configured or the model fails). Sources: MEMORY:<type>:<text> lines and keyed statements in what
 // the user and the assistant wrote (never tool output, which is file content and logs), and failing
 // test names in tool results. Secrets are never extracted: a fact that needed redaction is dropped.
@@ -60,7 +60,9 @@ function factsFromTestOutput(message: Message, seqBase: number, known: ReadonlyS
     .filter((t) => known.has(t.key) && !failing.some((f) => f.key === t.key));
   return [...failing, ...passing].slice(0, MAX_TEST_FACTS).flatMap((test, i) => {
     const content = safeContent(test.failed ? `Failing test: ${test.name}` : `Test now passes: ${test.name}`);
-    return content === null ? [] : [{ key: test.key, type: test.failed ? ("issue" as const) : ("task_state" as const), content, seq: seqBase + i }];
+    return content === null
+      ? []
+      : [{ key: test.key, type: test.failed ? ("issue" as const) : ("task_state" as const), content, seq: seqBase + i }];
   });
 }
 

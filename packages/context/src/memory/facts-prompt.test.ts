@@ -23,7 +23,10 @@ describe("buildFactExtractionPrompt", () => {
 
   it("drops the oldest messages to stay within maxChars", () => {
     const prompt = buildFactExtractionPrompt(
-      [{ role: "user", content: "OLDEST message" }, { role: "assistant", content: "y".repeat(1500) }],
+      [
+        { role: "user", content: "OLDEST message" },
+        { role: "assistant", content: "y".repeat(1500) },
+      ],
       { maxChars: 2500 },
     );
     expect(prompt).not.toContain("OLDEST");
@@ -33,7 +36,8 @@ describe("buildFactExtractionPrompt", () => {
 
 describe("parseFactExtractionResponse", () => {
   it("parses a JSON array, also inside a fence, deriving missing keys", () => {
-    const reply = 'Here you go:\n```json\n[{"type":"config","key":"API Port","content":"The API port is 3000"},{"type":"decision","content":"Use pnpm for package management"}]\n```';
+    const reply =
+      'Here you go:\n```json\n[{"type":"config","key":"API Port","content":"The API port is 3000"},{"type":"decision","content":"Use pnpm for package management"}]\n```';
     expect(parseFactExtractionResponse(reply)).toEqual({
       ok: true,
       facts: [

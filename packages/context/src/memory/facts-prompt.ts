@@ -6,7 +6,7 @@ import { isInjectedText } from "./real-user.js";
 import { redactSecrets } from "./redact.js";
 import { collapseWhitespace } from "./text.js";
 
-// Model-based fact extraction (seed 002's coding-agent prompt): a prompt builder and a strict parser.
+// Model-based fact extraction (the coding-agent prompt of docs/design/memory-and-recall.md): a prompt builder and a strict parser.
 // The parser reports any problem as an error so that the caller falls back to extractFactCandidates.
 
 const MESSAGE_CHARS = 2000;
@@ -52,7 +52,10 @@ export function buildFactExtractionPrompt(
 ): string {
   const known = (options.known ?? []).slice(0, MAX_KNOWN_FACTS).map((f) => `- [${f.type}] ${collapseWhitespace(f.content)}`);
   const head = [INSTRUCTIONS, "", "Known facts:", ...(known.length ? known : ["(none)"]), "", "Conversation:"].join("\n");
-  const rendered = messages.map(renderMessage).filter((m): m is string => m !== null).map((m) => redactSecrets(clip(m)));
+  const rendered = messages
+    .map(renderMessage)
+    .filter((m): m is string => m !== null)
+    .map((m) => redactSecrets(clip(m)));
   const budget = (options.maxChars ?? DEFAULT_MAX_PROMPT_CHARS) - head.length;
   const kept: string[] = [];
   let used = 0;

@@ -3,7 +3,12 @@ import type { ExistingFact, FactCandidate } from "./facts-types.js";
 import { reconcileFacts } from "./facts-reconcile.js";
 
 const stored = (id: number, key: string | null, content: string, type = "config"): ExistingFact => ({ id, key, type, content });
-const candidate = (key: string, content: string, seq = 0, type: FactCandidate["type"] = "config"): FactCandidate => ({ key, type, content, seq });
+const candidate = (key: string, content: string, seq = 0, type: FactCandidate["type"] = "config"): FactCandidate => ({
+  key,
+  type,
+  content,
+  seq,
+});
 
 describe("reconcileFacts", () => {
   it("ADD: a fact about a new subject", () => {
@@ -12,9 +17,17 @@ describe("reconcileFacts", () => {
   });
 
   it("UPDATE: same key with a more detailed value", () => {
-    const ops = reconcileFacts([stored(1, "api-port", "The API port is 3000")], [candidate("api-port", "The API port is 3000 (HTTP only, TLS ends at the proxy)")]);
+    const ops = reconcileFacts(
+      [stored(1, "api-port", "The API port is 3000")],
+      [candidate("api-port", "The API port is 3000 (HTTP only, TLS ends at the proxy)")],
+    );
     expect(ops).toEqual([
-      { op: "UPDATE", id: 1, previous: "The API port is 3000", fact: candidate("api-port", "The API port is 3000 (HTTP only, TLS ends at the proxy)") },
+      {
+        op: "UPDATE",
+        id: 1,
+        previous: "The API port is 3000",
+        fact: candidate("api-port", "The API port is 3000 (HTTP only, TLS ends at the proxy)"),
+      },
     ]);
   });
 
@@ -33,15 +46,27 @@ describe("reconcileFacts", () => {
 
   it("NONE: the same fact again, reworded formatting or less detail", () => {
     const existing = [stored(1, "api-port", "The API port is 3000 (HTTP only)")];
-    expect(reconcileFacts(existing, [candidate("api-port", "the api port is 3000 (http only).")])[0]).toMatchObject({ op: "NONE", reason: "duplicate", id: 1 });
+    expect(reconcileFacts(existing, [candidate("api-port", "the api port is 3000 (http only).")])[0]).toMatchObject({
+      op: "NONE",
+      reason: "duplicate",
+      id: 1,
+    });
     expect(reconcileFacts(existing, [candidate("api-port", "The API port is 3000")])[0]).toMatchObject({ op: "NONE", id: 1 });
   });
 
   it("NONE: a note that says what a stored fact under another key already says", () => {
-    const ops = reconcileFacts([stored(9, "note:a", "Vitest runs with globals disabled in this repo", "convention")], [
-      candidate("note:b", "In this repo vitest runs with globals disabled", 0, "convention"),
+    const ops = reconcileFacts(
+      [stored(9, "note:a", "Vitest runs with globals disabled in this repo", "convention")],
+      [candidate("note:b", "In this repo vitest runs with globals disabled", 0, "convention")],
+    );
+    expect(ops).toEqual([
+      {
+        op: "NONE",
+        fact: candidate("note:b", "In this repo vitest runs with globals disabled", 0, "convention"),
+        reason: "duplicate",
+        id: 9,
+      },
     ]);
-    expect(ops).toEqual([{ op: "NONE", fact: candidate("note:b", "In this repo vitest runs with globals disabled", 0, "convention"), reason: "duplicate", id: 9 }]);
   });
 
   it("derives keys for stored rows written without one", () => {
@@ -58,7 +83,11 @@ describe("reconcileFacts", () => {
   });
 
   it("is independent of input order, including ties on seq", () => {
-    const existing = [stored(1, "api-port", "The API port is 3000"), stored(2, "db-host", "The DB host is db.local"), stored(3, "note:x", "Use tabs")];
+    const existing = [
+      stored(1, "api-port", "The API port is 3000"),
+      stored(2, "db-host", "The DB host is db.local"),
+      stored(3, "note:x", "Use tabs"),
+    ];
     const candidates = [
       candidate("api-port", "The API port is 4000", 5),
       candidate("api-port", "The API port is 5000", 5),

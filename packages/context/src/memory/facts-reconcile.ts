@@ -2,7 +2,7 @@ import { isSemanticDuplicate } from "./dedup.js";
 import { factKey, normalizeValue, parseStatement } from "./fact-statement.js";
 import type { ExistingFact, FactCandidate, FactOp } from "./facts-types.js";
 
-// Mem0-style reconciliation (seed 002): each candidate becomes ADD (new), UPDATE (same key, more
+// Mem0-style reconciliation (docs/design/memory-and-recall.md): each candidate becomes ADD (new), UPDATE (same key, more
 // detail), SUPERSEDE (same key, contradicting value; the old row is kept, marked superseded) or NONE
 // (already known). DELETE does not exist: a model must never be able to erase facts. The result
 // does not depend on the order of either input: candidates with the same key are decided by seq,
@@ -11,7 +11,9 @@ import type { ExistingFact, FactCandidate, FactOp } from "./facts-types.js";
 type Id = ExistingFact["id"];
 
 function tokens(text: string): string[] {
-  return normalizeValue(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return normalizeValue(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /** True when `detailed` says everything `plain` says, as a whole-word run, and more. */
@@ -83,7 +85,10 @@ export function reconcileFacts(existing: readonly ExistingFact[], candidates: re
   const storedByKey = new Map<string, ExistingFact>();
   for (const fact of stored) if (!storedByKey.has(fact.key)) storedByKey.set(fact.key, fact);
 
-  const ordered = candidates.map(canonical).filter((c) => c.key && c.content).sort(newerFirst);
+  const ordered = candidates
+    .map(canonical)
+    .filter((c) => c.key && c.content)
+    .sort(newerFirst);
   const ops: FactOp[] = [];
   const winners: FactCandidate[] = [];
   for (const fact of ordered) {
@@ -100,7 +105,5 @@ export function reconcileFacts(existing: readonly ExistingFact[], candidates: re
     else if (elsewhere !== undefined) ops.push({ op: "NONE", fact, reason: "duplicate", id: elsewhere.id });
     else ops.push({ op: "ADD", fact });
   }
-  return ops.sort(
-    (a, b) => cmp(a.fact.key, b.fact.key) || newerFirst(a.fact, b.fact) || cmp(a.op, b.op),
-  );
+  return ops.sort((a, b) => cmp(a.fact.key, b.fact.key) || newerFirst(a.fact, b.fact) || cmp(a.op, b.op));
 }

@@ -1,7 +1,7 @@
-// Knowledge facts kept across compactions (seed 002): small statements with a key naming what they
+// Knowledge facts kept across compactions (docs/design/memory-and-recall.md): small statements with a key naming what they
 // are about, so that a newer statement about the same thing can refine or supersede an older one.
 
-/** Seed 002's fact types plus the MEMORY signal types the hats use. */
+/** The fact types plus the MEMORY signal types the hats use. */
 export const FACT_TYPES = [
   "decision",
   "implementation",

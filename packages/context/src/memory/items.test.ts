@@ -29,7 +29,12 @@ describe("captureDecision", () => {
 
   it("caps the set, dropping the oldest", () => {
     let set: DecisionRecord[] = [];
-    const texts = ["Use pnpm workspaces", "Store checkpoints as rows", "Render YAML with block scalars", "Redact secrets before persisting"];
+    const texts = [
+      "Use pnpm workspaces",
+      "Store checkpoints as rows",
+      "Render YAML with block scalars",
+      "Redact secrets before persisting",
+    ];
     for (const text of texts) set = captureDecision(set, text, null, 3);
     expect(set.map((x) => x.id)).toEqual(["d2", "d3", "d4"]);
   });
@@ -83,7 +88,10 @@ describe("open items", () => {
   });
 
   it("merge caps the set to the newest", () => {
-    expect(mergeOpenItems(["Alpha task one", "Bravo task two"], ["Charlie task three"], 2)).toEqual(["Bravo task two", "Charlie task three"]);
+    expect(mergeOpenItems(["Alpha task one", "Bravo task two"], ["Charlie task three"], 2)).toEqual([
+      "Bravo task two",
+      "Charlie task three",
+    ]);
   });
 
   it("dedupeKeepNewest keeps the later of two duplicates", () => {

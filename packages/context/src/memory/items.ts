@@ -4,9 +4,9 @@ import { settingNames } from "./setting.js";
 import { collapseWhitespace, stripListMarker, stripMarkdown } from "./text.js";
 
 // The running sets of decisions and open items. Capture skips an item that semantically duplicates
-// one already held (seed 000, improvement 6); merging a checkpoint's items into the running set keeps
-// the newest wording and drops the duplicates it replaces (seed 000, issue 2). Both are capped,
-// dropping the oldest, so the sets cannot grow without bound (seed 001: 50 decisions). A decision
+// one already held (docs/design/checkpoint-quality.md); merging a checkpoint's items into the running set keeps
+// the newest wording and drops the duplicates it replaces. Both are capped,
+// dropping the oldest, so the sets cannot grow without bound (50 decisions). A decision
 // that changes a named setting supersedes every held one that changed the same name (setting.ts).
 
 export interface DecisionRecord {
@@ -17,8 +17,8 @@ export interface DecisionRecord {
   when: string | null;
 }
 
-export const MAX_DECISIONS = 50;
-export const MAX_OPEN_ITEMS = 20;
+const MAX_DECISIONS = 50;
+const MAX_OPEN_ITEMS = 20;
 
 /** An item as stored: list marker dropped, whitespace collapsed. */
 export function cleanItem(text: string): string {
@@ -90,7 +90,10 @@ export function mergeDecisions(
     const id = matched[0]?.id ?? nextDecisionId(result);
     result = [...result.filter((d) => !matched.includes(d)), { id, what, when: next.when, form }];
   }
-  return capNewest(result.map(({ form: _form, ...d }) => d), cap);
+  return capNewest(
+    result.map(({ form: _form, ...d }) => d),
+    cap,
+  );
 }
 
 /** Adds an open item unless it is empty or a semantic duplicate of one already held. */

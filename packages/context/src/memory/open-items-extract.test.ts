@@ -18,7 +18,9 @@ describe("extractOpenItems", () => {
   });
 
   it("reads bullets under Next steps and Blockers headings and ignores 'None'", () => {
-    const text = ["**Next steps:**", "- Wire the packet into resume", "- Update the README", "", "## Blockers", "- None currently"].join("\n");
+    const text = ["**Next steps:**", "- Wire the packet into resume", "- Update the README", "", "## Blockers", "- None currently"].join(
+      "\n",
+    );
     const found = extractOpenItems(text);
     expect(found.openItems).toEqual(["Wire the packet into resume", "Update the README"]);
     expect(found.blockers).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MARKERS } from "../markers.js";
+import { FOREIGN_MARKERS, MARKERS } from "../markers.js";
 import type { Message } from "../messages.js";
 import { isInjectedText, isRealUserMessage, realUserText } from "./real-user.js";
 
@@ -32,7 +32,11 @@ describe("isRealUserMessage", () => {
   }
 
   it("covers every marker kind except steering", () => {
-    expect(Object.keys(INJECTED).sort()).toEqual(Object.keys(MARKERS).filter((k) => k !== "steer").sort());
+    expect(Object.keys(INJECTED).sort()).toEqual(
+      Object.keys(MARKERS)
+        .filter((k) => k !== "steer")
+        .sort(),
+    );
   });
 
   it("rejects tool-result-only messages", () => {
@@ -60,6 +64,48 @@ describe("isRealUserMessage", () => {
 
   it("does not mistake a marker in the middle of a sentence for injection", () => {
     expect(isRealUserMessage(user(`Why does the gauge say ${MARKERS.gauge}81%?`))).toBe(true);
+  });
+});
+
+// The tests docs/design/checkpoint-quality.md asks for; the injected text is as other agents write it.
+describe("isRealUserMessage", () => {
+  it("passes real user messages", () => {
+    expect(isRealUserMessage(user("Send Grigorije a plan for the migration"))).toBe(true);
+    expect(isRealUserMessage(user("Token budget: keep it under 5k, please"))).toBe(true);
+  });
+
+  it("rejects `<checkpoint-data` content", () => {
+    expect(isRealUserMessage(user('<checkpoint-data session="main">\nschema: openclaw/checkpoint\n</checkpoint-data>'))).toBe(false);
+    expect(isRealUserMessage(user('Resuming.\n<checkpoint-data session="main">{"decisions":[]}</checkpoint-data>'))).toBe(false);
+    expect(isRealUserMessage(user("---\nschema: openclaw/checkpoint\nversion: 2\n---"))).toBe(false);
+  });
+
+  it("rejects compaction summaries", () => {
+    expect(isRealUserMessage(user("Summary unavailable: the summarizer timed out."))).toBe(false);
+    expect(isRealUserMessage(user("This summary covers messages 1-240 of the session."))).toBe(false);
+  });
+
+  it("rejects token gauge lines", () => {
+    expect(isRealUserMessage(user("Token utilization: 81% (162k/200k)"))).toBe(false);
+    expect(isRealUserMessage(user("## Token Gauge\n81% used"))).toBe(false);
+  });
+
+  it("matches the other agents' markers exactly as those agents write them", () => {
+    // Start-of-text markers only at the start, and in their case.
+    expect(isRealUserMessage(user("Why does it print Token utilization: 81%?"))).toBe(true);
+    expect(isRealUserMessage(user("this summary covers too little, add the errors"))).toBe(true);
+    expect(isInjectedText("  Summary unavailable")).toBe(true);
+  });
+
+  it("lists them beside MARKERS", () => {
+    expect(FOREIGN_MARKERS.map((m) => m.text)).toEqual([
+      "<checkpoint-data",
+      "schema: openclaw/checkpoint",
+      "Summary unavailable",
+      "This summary covers",
+      "Token utilization:",
+      "## Token Gauge",
+    ]);
   });
 });
 

@@ -1,25 +1,41 @@
-import { MARKERS } from "../markers.js";
+import { FOREIGN_MARKERS, MARKERS } from "../markers.js";
 import { blocksOf, type Message, type TextBlock } from "../messages.js";
 
-// Injected-text filtering (seed 000, issue 3). hatloop injects gauge lines, resume packets,
+// Injected-text filtering (docs/design/checkpoint-quality.md). hatloop injects gauge lines, resume packets,
 // compacted-history summaries, recalled context, removed-result stubs and continuation prompts as
-// role "user"; none of that is something a person said. Detection is by content, because the API
-// shape has no field for it: every injected text starts with one of MARKERS. A steering message is
-// typed by the user in the TUI, so it counts as real.
+// role "user"; other agents inject checkpoints, summaries and gauge lines the same way (their
+// transcripts are replayed by the bench). None of that is something a person said. Detection is by
+// content, because the API shape has no field for it. A steering message is typed by the user in
+// the TUI, so it counts as real.
 
-// Matching ignores case: producers have spelled a heading marker in two cases before ("## Compacted
-// history"), and no person starts a message with one of these by accident.
-const INJECTED_MARKERS: readonly string[] = Object.entries(MARKERS)
-  .filter(([kind]) => kind !== "steer")
-  .map(([, marker]) => marker.toLowerCase());
+interface InjectedMarker {
+  text: string;
+  at: "start" | "anywhere";
+  anyCase: boolean;
+}
+
+// hatloop's own markers ignore case: producers have spelled a heading marker in two cases before
+// ("## Compacted history"), and no person starts a message with one of these by accident. Other
+// agents' markers are matched as those agents write them.
+const INJECTED_MARKERS: readonly InjectedMarker[] = [
+  ...Object.entries(MARKERS)
+    .filter(([kind]) => kind !== "steer")
+    .map(([, text]): InjectedMarker => ({ text: text.toLowerCase(), at: "start", anyCase: true })),
+  ...FOREIGN_MARKERS.map((m): InjectedMarker => ({ ...m, anyCase: false })),
+];
+
+function hasMarker(text: string, marker: InjectedMarker): boolean {
+  const t = marker.anyCase ? text.toLowerCase() : text;
+  return marker.at === "anywhere" ? t.includes(marker.text) : t.trimStart().startsWith(marker.text);
+}
 
 function startsWithMarker(text: string, marker: string): boolean {
   return text.trimStart().slice(0, marker.length).toLowerCase() === marker;
 }
 
-/** True when a piece of text was injected by hatloop (starts with a marker other than steering). */
+/** True when a piece of text was injected by hatloop or another agent (steering excepted). */
 export function isInjectedText(text: string): boolean {
-  return INJECTED_MARKERS.some((marker) => startsWithMarker(text, marker));
+  return INJECTED_MARKERS.some((marker) => hasMarker(text, marker));
 }
 
 /** True when the text is a steering message typed by the user while the loop runs. */
@@ -41,8 +57,9 @@ function humanTexts(message: Message): string[] {
 }
 
 /**
- * False for assistant messages, tool-result-only messages and hatloop's injected text; true for what
- * a person wrote, steering messages included.
+ * False for assistant messages, tool-result-only messages and injected text; true for what a person
+ * wrote, steering messages included. Judged per text block, so an injected block never hides the
+ * person's words beside it, nor counts as them.
  */
 export function isRealUserMessage(message: Message): boolean {
   return humanTexts(message).length > 0;

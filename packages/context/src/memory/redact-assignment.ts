@@ -5,8 +5,26 @@
 const SECRET_WORDS = new Set(["password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "credential", "credentials"]);
 const SECRET_PAIRS = new Set(["api key", "access key", "secret key", "private key", "auth key", "signing key", "client secret"]);
 const NOT_LITERAL = new Set([
-  "string", "number", "boolean", "bigint", "null", "undefined", "none", "true", "false", "any", "unknown",
-  "optional", "required", "str", "int", "bool", "object", "void", "never", "redacted",
+  "string",
+  "number",
+  "boolean",
+  "bigint",
+  "null",
+  "undefined",
+  "none",
+  "true",
+  "false",
+  "any",
+  "unknown",
+  "optional",
+  "required",
+  "str",
+  "int",
+  "bool",
+  "object",
+  "void",
+  "never",
+  "redacted",
 ]);
 
 /** Key words: camelCase and snake/kebab/dot separators split, lowercased. */
@@ -18,16 +36,16 @@ function keyWords(key: string): string[] {
     .filter(Boolean);
 }
 
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   const words = keyWords(key);
   const last = words.at(-1) ?? "";
   const pair = words.slice(-2).join(" ");
   return SECRET_WORDS.has(last) || SECRET_PAIRS.has(pair);
 }
 
-export type PlaceholderLabel = "password" | "token" | "api-key" | "secret";
+type PlaceholderLabel = "password" | "token" | "api-key" | "secret";
 
-export function labelForKey(key: string): PlaceholderLabel {
+function labelForKey(key: string): PlaceholderLabel {
   const words = keyWords(key);
   if (words.some((w) => ["password", "passwd", "pwd", "passphrase"].includes(w))) return "password";
   if (words.includes("token")) return "token";
@@ -40,7 +58,7 @@ export function labelForKey(key: string): PlaceholderLabel {
  * tight `=` (env files, CLI flags, query strings) are; others only when they contain a digit or are
  * long, since `key: word` is usually a type or a reference.
  */
-export function isSecretLiteral(value: string, quoted: boolean, tightEquals: boolean): boolean {
+function isSecretLiteral(value: string, quoted: boolean, tightEquals: boolean): boolean {
   const v = value.trim();
   if (v.length < 3 || v.startsWith("[REDACTED")) return false;
   if (/^(?:\$|%|<|\{|\(|\*{3,}|process\.env|os\.environ|env\.)/.test(v)) return false;
@@ -51,15 +69,26 @@ export function isSecretLiteral(value: string, quoted: boolean, tightEquals: boo
   return /\d/.test(v) || v.length >= 12;
 }
 
-// key, separator, then a quoted or bare value. The key may itself be quoted (JSON).
+// key, separator, then a quoted or bare value. The key may itself be quoted (JSON). An unquoted key
+// starts where its run of key characters starts (`--db-password`: the lead `--` is kept apart), never
+// inside it: trying every position of a long identifier made redaction quadratic.
 export const ASSIGNMENT =
-  /(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*(?::|=)\s*)(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"',;&)}\]]+))/g;
+  /(?:(["'])|(?<![A-Za-z0-9_.-]))([0-9.-]*)([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*(?::|=)\s*)(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"',;&)}\]]+))/g;
 
 /** Replacement for one ASSIGNMENT match, or the match itself when it is not a secret. */
-export function redactAssignment(match: string, keyQuote: string, key: string, sep: string, dq?: string, sq?: string, bare?: string): string {
+export function redactAssignment(
+  match: string,
+  keyQuote: string,
+  lead: string,
+  key: string,
+  sep: string,
+  dq?: string,
+  sq?: string,
+  bare?: string,
+): string {
   if (!isSecretKey(key)) return match;
   const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : "";
   const value = dq ?? sq ?? bare ?? "";
   if (!isSecretLiteral(value, quote !== "", sep === "=")) return match;
-  return `${keyQuote}${key}${keyQuote}${sep}${quote}[REDACTED:${labelForKey(key)}]${quote}`;
+  return `${keyQuote}${lead}${key}${keyQuote}${sep}${quote}[REDACTED:${labelForKey(key)}]${quote}`;
 }

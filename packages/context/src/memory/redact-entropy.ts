@@ -15,7 +15,7 @@ const DIGEST_PREFIX = /^(?:sha1|sha224|sha256|sha384|sha512|md5)[-_]/i;
 const DIGEST_HEX_LENGTHS = new Set([40, 56, 64, 96, 128]);
 const HASH_CONTEXT = /(?:sha\d*|commit|hash|digest|checksum|integrity|revision|rev|object|blob|tree|etag)[\s:=#@"'`(/-]*$/i;
 
-export function shannonEntropy(text: string): number {
+function shannonEntropy(text: string): number {
   const counts = new Map<string, number>();
   for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;
@@ -32,7 +32,8 @@ function classCount(token: string): number {
 
 /** Longest run of letters and digits: identifiers and paths break into short words. */
 function longestAlnumRun(token: string): number {
-  return Math.max(0, ...token.split(/[^A-Za-z0-9]+/).map((part) => part.length));
+  // A loop, not Math.max(...parts): a token of millions of parts would overflow the call stack.
+  return token.split(/[^A-Za-z0-9]+/).reduce((longest, part) => Math.max(longest, part.length), 0);
 }
 
 /** Path-like: several "/"-separated segments that each read like a name. */

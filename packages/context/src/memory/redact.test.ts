@@ -18,7 +18,7 @@ const SECRETS: Array<[kind: string, text: string, label: string]> = [
   ["password assignment", "DB_PASSWORD=hunter2!", "password"],
   ["token yaml assignment", "github_token: 'abc123xyz'", "token"],
   ["api key json", '{"apiKey": "k-123-456-789"}', "api-key"],
-  ["client secret", "client_secret = \"s3cr3t-value\"", "secret"],
+  ["client secret", 'client_secret = "s3cr3t-value"', "secret"],
   ["url with credentials", "DATABASE_URL=postgres://admin:s3cretpw@db.example.com:5432/app", "url-password"],
   ["high-entropy string", "session secret Zx8Kq2LmP9vR4tYw7nB3cD6fG1hJ5kL0 stored", "high-entropy"],
   ["unlabelled 32-hex key", "use 9f86d081884c7d659a2feaa0c55ad015 as key", "high-entropy"],
@@ -53,7 +53,8 @@ describe("redactSecrets", () => {
   }
 
   it("redacts private key blocks whole", () => {
-    const text = "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nQyNTUxOQAAACDx\n-----END OPENSSH PRIVATE KEY-----\ndone";
+    const text =
+      "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nQyNTUxOQAAACDx\n-----END OPENSSH PRIVATE KEY-----\ndone";
     expect(redactSecrets(text)).toBe("key:\n[REDACTED:private-key]\ndone");
   });
 

@@ -15,9 +15,22 @@ const ASSIGNMENT = /(?<![\w$.-])([A-Z][A-Z0-9_]{2,})=([^\s`'",;)\]]+)/g;
 const CHANGE_VERB = new RegExp(
   "^(?:(?:i|we)(?:'ll|'ve| will| have)?\\s+)?(?:" +
     [
-      "set(?:s|ting)?", "chang(?:e|es|ed|ing)", "lower(?:s|ed|ing)?", "rais(?:e|es|ed|ing)", "reduc(?:e|es|ed|ing)",
-      "increas(?:e|es|ed|ing)", "bump(?:s|ed|ing)?", "switch(?:es|ed|ing)?", "mov(?:e|es|ed|ing)", "us(?:e|es|ed|ing)",
-      "pin(?:s|ned|ning)?", "cap(?:s|ped|ping)?", "limit(?:s|ed|ing)?", "renam(?:e|es|ed|ing)", "keep(?:s|ing)?", "kept",
+      "set(?:s|ting)?",
+      "chang(?:e|es|ed|ing)",
+      "lower(?:s|ed|ing)?",
+      "rais(?:e|es|ed|ing)",
+      "reduc(?:e|es|ed|ing)",
+      "increas(?:e|es|ed|ing)",
+      "bump(?:s|ed|ing)?",
+      "switch(?:es|ed|ing)?",
+      "mov(?:e|es|ed|ing)",
+      "us(?:e|es|ed|ing)",
+      "pin(?:s|ned|ning)?",
+      "cap(?:s|ped|ping)?",
+      "limit(?:s|ed|ing)?",
+      "renam(?:e|es|ed|ing)",
+      "keep(?:s|ing)?",
+      "kept",
     ].join("|") +
     ")\\b",
   "i",
@@ -26,7 +39,9 @@ const CHANGE_VERB = new RegExp(
 /** The settings a plain prose line changes: none unless it starts with a change verb. */
 export function settingChanges(plain: string): SettingChange[] {
   if (!CHANGE_VERB.test(plain.trim())) return [];
-  return [...plain.matchAll(ASSIGNMENT)].map((m) => ({ name: m[1]!, value: m[2]!.replace(/[.:!?]+$/, "") })).filter((s) => s.value.length > 0);
+  return [...plain.matchAll(ASSIGNMENT)]
+    .map((m) => ({ name: m[1]!, value: m[2]!.replace(/[.:!?]+$/, "") }))
+    .filter((s) => s.value.length > 0);
 }
 
 /** The names of the settings a text changes, for supersede checks. */

@@ -27,18 +27,11 @@ export function wholeSentencesWithin(text: string, max: number): string | null {
   if (flat.length <= max) return flat;
   let best: string | null = null;
   for (const match of flat.matchAll(SENTENCE_END)) {
-    const end = (match.index ?? 0) + 1;
+    const end = match.index + 1;
     if (end > max) break;
     best = flat.slice(0, end);
   }
   return best;
-}
-
-/** The first sentence of a text (up to the first `.`, `!` or `?` followed by a space or the end). */
-export function firstSentence(text: string): string {
-  const flat = collapseWhitespace(text);
-  const match = /[.!?](?=\s|$)/.exec(flat);
-  return match ? flat.slice(0, match.index + 1) : flat;
 }
 
 /** Lines of a markdown text with the lines inside ``` / ~~~ fences (and the fences) removed. */
@@ -80,4 +73,21 @@ export function capitalize(text: string): string {
 }
 
 /** Lower-case words that are commands or keywords, never capitalised. */
-const CODE_WORDS = new Set(["npm", "pnpm", "yarn", "git", "node", "npx", "make", "cargo", "go", "pytest", "const", "let", "var", "true", "false", "null"]);
+const CODE_WORDS = new Set([
+  "npm",
+  "pnpm",
+  "yarn",
+  "git",
+  "node",
+  "npx",
+  "make",
+  "cargo",
+  "go",
+  "pytest",
+  "const",
+  "let",
+  "var",
+  "true",
+  "false",
+  "null",
+]);

@@ -3,9 +3,9 @@ import { isRealUserMessage, realUserText } from "./real-user.js";
 import { redactSecrets } from "./redact.js";
 import { truncateAtWord } from "./text.js";
 
-// The thread section of a checkpoint, built mechanically (seed 001 §11.2, no LLM). Only real user
+// The thread section of a checkpoint, built mechanically (docs/design/handoff.md, no LLM). Only real user
 // messages count as "the user", so a gauge line, a resume packet or a compacted-history summary can
-// never open the thread summary (seed 000, issue 3).
+// never open the thread summary.
 
 export interface KeyExchange {
   role: "user" | "agent";
@@ -18,11 +18,11 @@ export interface ThreadState {
   key_exchanges: KeyExchange[];
 }
 
-export const SUMMARY_PART_LENGTH = 100;
+const SUMMARY_PART_LENGTH = 100;
 export const GIST_LENGTH = 120;
 export const MAX_KEY_EXCHANGES = 8;
 /** An agent response longer than this, followed by a user message, marks a likely decision point. */
-export const LONG_RESPONSE_CHARS = 500;
+const LONG_RESPONSE_CHARS = 500;
 
 interface Turn {
   index: number;
@@ -30,7 +30,7 @@ interface Turn {
   text: string;
 }
 
-export function gist(text: string, max: number = GIST_LENGTH): string {
+function gist(text: string, max: number = GIST_LENGTH): string {
   return truncateAtWord(redactSecrets(text), max);
 }
 
@@ -65,7 +65,7 @@ function replyTo(turns: readonly Turn[], at: number): number | null {
 }
 
 /**
- * Subsample (seed 001 §11.2): the first user message, every user message that follows a long agent
+ * Subsample: the first user message, every user message that follows a long agent
  * response, and the last two user/agent exchanges; at most 8, newest pivots kept when over the cap.
  */
 export function buildKeyExchanges(messages: readonly Message[]): KeyExchange[] {

@@ -5,12 +5,20 @@ import { extractTopic, extractWorkingState, inferStatus, isInterrupted, lastTool
 
 const user = (text: string): Message => ({ role: "user", content: text });
 const agent = (text: string): Message => ({ role: "assistant", content: text });
-const call = (id: string, name: string, input: unknown): Message => ({ role: "assistant", content: [{ type: "tool_use", id, name, input }] });
+const call = (id: string, name: string, input: unknown): Message => ({
+  role: "assistant",
+  content: [{ type: "tool_use", id, name, input }],
+});
 const result = (id: string): Message => ({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "ok" }] });
 
 describe("extractTopic", () => {
   it("uses the last real user message, never injected text", () => {
-    const messages = [user("Fix the flaky parser test"), agent("ok"), user(`${MARKERS.continuation} continue`), user(`${MARKERS.gauge}75%]`)];
+    const messages = [
+      user("Fix the flaky parser test"),
+      agent("ok"),
+      user(`${MARKERS.continuation} continue`),
+      user(`${MARKERS.gauge}75%]`),
+    ];
     expect(extractTopic(messages, "Task title")).toBe("Fix the flaky parser test");
   });
 
@@ -21,7 +29,11 @@ describe("extractTopic", () => {
 
 describe("lastToolCall", () => {
   it("names the last tool call with a short parameter summary", () => {
-    const messages = [call("t1", "read_file", { path: "a.ts" }), result("t1"), call("t2", "run_command", { command: "pnpm test --run", timeout: 60 })];
+    const messages = [
+      call("t1", "read_file", { path: "a.ts" }),
+      result("t1"),
+      call("t2", "run_command", { command: "pnpm test --run", timeout: 60 }),
+    ];
     expect(lastToolCall(messages)).toEqual({ name: "run_command", params_summary: 'command="pnpm test --run", timeout=60' });
   });
 
@@ -30,7 +42,12 @@ describe("lastToolCall", () => {
   });
 
   it("summarises bulky values by size and redacts secrets", () => {
-    const summary = summarizeToolParams({ path: "a.ts", content: "x\n".repeat(500), env: { A: "1" }, token: "ghp_Zx8Kq2LmP9vR4tYw7nB3cD6fG1hJ5kL0abcd" });
+    const summary = summarizeToolParams({
+      path: "a.ts",
+      content: "x\n".repeat(500),
+      env: { A: "1" },
+      token: "ghp_Zx8Kq2LmP9vR4tYw7nB3cD6fG1hJ5kL0abcd",
+    });
     expect(summary).toBe("path=a.ts, content=<1000 chars>, env={1 keys}, token=[REDACTED:github-token]");
   });
 });
@@ -61,10 +78,12 @@ describe("isInterrupted", () => {
 describe("extractWorkingState", () => {
   it("takes the next action from the newest assistant text, then from fallbacks", () => {
     const withNext = [user("Fix it"), agent("Found the bug. Next: patch the tokenizer.")];
-    expect(extractWorkingState(withNext, { fallbackTopic: "T", nextActionFallbacks: ["fallback"] }).next_action).toBe("patch the tokenizer.");
-    const without = [user("Fix it"), agent("Looking.")];
-    expect(extractWorkingState(without, { fallbackTopic: "T", nextActionFallbacks: [null, "  ", "first remaining item"] }).next_action).toBe(
-      "first remaining item",
+    expect(extractWorkingState(withNext, { fallbackTopic: "T", nextActionFallbacks: ["fallback"] }).next_action).toBe(
+      "patch the tokenizer.",
     );
+    const without = [user("Fix it"), agent("Looking.")];
+    expect(
+      extractWorkingState(without, { fallbackTopic: "T", nextActionFallbacks: [null, "  ", "first remaining item"] }).next_action,
+    ).toBe("first remaining item");
   });
 });

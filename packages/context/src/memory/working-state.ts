@@ -5,7 +5,7 @@ import { isRealUserMessage, realUserText } from "./real-user.js";
 import { redactSecrets } from "./redact.js";
 import { collapseWhitespace, truncateAtWord } from "./text.js";
 
-// The working state of a checkpoint (seed 001 §5.3, §11.1), computed from the message array only:
+// The working state of a checkpoint (docs/design/handoff.md), computed from the message array only:
 // what the user last asked about, whether work is under way, what comes next, the last tool call.
 // Field names follow the checkpoint schema (snake_case) because this shape is persisted as is.
 
@@ -25,7 +25,7 @@ export interface WorkingState {
   last_tool_call: ToolCallSummary | null;
 }
 
-export const TOPIC_LENGTH = 100;
+const TOPIC_LENGTH = 100;
 const PARAMS_SUMMARY_LENGTH = 160;
 const PARAM_VALUE_LENGTH = 60;
 /** Tool calls in this many of the latest assistant turns mean work is under way. */
@@ -53,7 +53,9 @@ function summarizeValue(value: unknown): string {
 export function summarizeToolParams(input: unknown): string {
   const text =
     input !== null && typeof input === "object" && !Array.isArray(input)
-      ? Object.entries(input).map(([key, value]) => `${key}=${summarizeValue(value)}`).join(", ")
+      ? Object.entries(input)
+          .map(([key, value]) => `${key}=${summarizeValue(value)}`)
+          .join(", ")
       : summarizeValue(input);
   return truncateAtWord(redactSecrets(text), PARAMS_SUMMARY_LENGTH);
 }
@@ -65,7 +67,10 @@ export function lastToolCall(messages: readonly Message[]): ToolCallSummary | nu
 }
 
 export function isInterrupted(messages: readonly Message[]): boolean {
-  const lastAssistant = messages.map((m, i) => [m, i] as const).filter(([m]) => m.role === "assistant").at(-1);
+  const lastAssistant = messages
+    .map((m, i) => [m, i] as const)
+    .filter(([m]) => m.role === "assistant")
+    .at(-1);
   if (lastAssistant === undefined) return false;
   const [message, at] = lastAssistant;
   const answered = new Set(messages.slice(at + 1).flatMap((m) => toolResults(m).map((r) => r.tool_use_id)));
@@ -88,7 +93,7 @@ export function inferStatus(messages: readonly Message[]): WorkingStatus {
 }
 
 /** The newest "next: ..." phrase in assistant text, or null. */
-export function nextActionFromMessages(messages: readonly Message[]): string | null {
+function nextActionFromMessages(messages: readonly Message[]): string | null {
   for (const message of [...messages].reverse()) {
     if (message.role !== "assistant") continue;
     const next = extractNextAction(textOf(message));

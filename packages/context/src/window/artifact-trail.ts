@@ -8,7 +8,7 @@ import { isRecord } from "./tool-input.js";
 /** Tool names that change files. "str_replace_based_edit_tool" style multi-command tools are checked per command. */
 const WRITE_TOOL = /(^|_)(write|edit|create|patch|apply|replace|insert|append|delete|remove|move|rename)(_|$)|str_replace|multi_?edit/i;
 const READ_COMMANDS = new Set(["view", "read", "list"]);
-const PATH_KEYS = ["path", "file_path", "filePath", "file", "new_path", "destination", "target", "paths"] as const;
+const PATH_KEYS = ["path", "file_path", "filePath", "absolutePath", "file", "new_path", "destination", "target", "paths"] as const;
 const PATCH_KEYS = ["patch", "input", "diff"] as const;
 
 export interface ToolCallRecord {
@@ -21,7 +21,8 @@ export interface ToolCallRecord {
 export function toolCalls(messages: readonly Message[]): ToolCallRecord[] {
   const results = new Map<string, ToolResultBlock>();
   for (const m of messages) {
-    if (m.role === "user" && typeof m.content !== "string") for (const b of m.content) if (b.type === "tool_result") results.set(b.tool_use_id, b);
+    if (m.role === "user" && typeof m.content !== "string")
+      for (const b of m.content) if (b.type === "tool_result") results.set(b.tool_use_id, b);
   }
   const calls: ToolCallRecord[] = [];
   for (const m of messages) {
@@ -34,7 +35,14 @@ export function toolCalls(messages: readonly Message[]): ToolCallRecord[] {
 /** Paths a call changed (empty for reads and for calls that failed). */
 export function changedPaths(call: ToolCallRecord): string[] {
   const { use, result } = call;
-  if (result?.is_error || !WRITE_TOOL.test(use.name) || !isRecord(use.input)) return [];
+  if (result?.is_error || !isRecord(use.input)) return [];
+  // An apply_patch envelope names its files whatever tool carries it (Codex runs it through its
+  // shell or code tools, sometimes inside a quoted string).
+  const enveloped = Object.values(use.input)
+    .flatMap((v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : [v]))
+    .filter((v): v is string => typeof v === "string" && v.includes(PATCH_ENVELOPE));
+  if (enveloped.length > 0) return [...new Set(enveloped.flatMap(pathsInEnvelope))];
+  if (!WRITE_TOOL.test(use.name)) return [];
   const command = use.input["command"];
   if (typeof command === "string" && READ_COMMANDS.has(command)) return [];
   const paths: string[] = [];
@@ -53,6 +61,14 @@ export function changedPaths(call: ToolCallRecord): string[] {
 /** Changed files over the whole history, deduplicated, in order of first change. */
 export function artifactTrail(messages: readonly Message[]): string[] {
   return [...new Set(toolCalls(messages).flatMap(changedPaths))];
+}
+
+const PATCH_ENVELOPE = "*** Begin Patch";
+// A file line of the envelope, ended by a newline, or by an escaped one or a quote inside a string literal.
+const ENVELOPE_FILE = /\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)(?=\r?\n|\\n|\\r|["'`]|$)/gm;
+
+function pathsInEnvelope(text: string): string[] {
+  return [...text.matchAll(ENVELOPE_FILE)].map((m) => m[1]!.trim()).filter((p) => p !== "");
 }
 
 function pathsInPatch(patch: string): string[] {

@@ -17,7 +17,11 @@ describe("simulatePromptCache", () => {
       ],
       { inputPricePerMTok: 3 },
     );
-    expect(sim.requests.map((r) => [r.readTokens, r.writeTokens])).toEqual([[0, 1_500], [1_500, 200], [1_000, 600]]);
+    expect(sim.requests.map((r) => [r.readTokens, r.writeTokens])).toEqual([
+      [0, 1_500],
+      [1_500, 200],
+      [1_000, 600],
+    ]);
     // $3/MTok: write 3.75, read 0.30 per MTok
     expect(sim.requests[0]!.costUsd).toBeCloseTo(0.005625, 12);
     expect(sim.requests[1]!.costUsd).toBeCloseTo(0.00045 + 0.00075, 12);
@@ -31,7 +35,11 @@ describe("simulatePromptCache", () => {
   });
 
   it("takes other prices and multipliers", () => {
-    const sim = simulatePromptCache([[seg("a", 1_000_000)], [seg("a", 1_000_000)]], { inputPricePerMTok: 15, writeMultiplier: 2, readMultiplier: 0.1 });
+    const sim = simulatePromptCache([[seg("a", 1_000_000)], [seg("a", 1_000_000)]], {
+      inputPricePerMTok: 15,
+      writeMultiplier: 2,
+      readMultiplier: 0.1,
+    });
     expect(sim.requests.map((r) => r.costUsd)).toEqual([30, 1.5]);
   });
 });

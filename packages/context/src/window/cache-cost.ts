@@ -23,7 +23,7 @@ export interface CachePricing {
   readMultiplier?: number;
 }
 
-export interface RequestCacheCost {
+interface RequestCacheCost {
   tokens: number;
   readTokens: number;
   writeTokens: number;
@@ -76,11 +76,14 @@ export function messageSegments(messages: readonly Message[], opts: EstimateOpti
 }
 
 /**
- * Whether clearing now pays for itself before the run ends (research §6): every later request
+ * Whether clearing now pays for itself before the run ends (docs/design/compaction-cost.md): every later request
  * reads freedTokens fewer at the read price, against rewriting the suffix after the first changed
  * block once at the write price instead of reading it.
  */
-export function clearingPaysOff(input: { freedTokens: number; rewrittenTokens: number; remainingRequests: number }, pricing: CachePricing = {}): boolean {
+export function clearingPaysOff(
+  input: { freedTokens: number; rewrittenTokens: number; remainingRequests: number },
+  pricing: CachePricing = {},
+): boolean {
   const write = pricing.writeMultiplier ?? 1.25;
   const read = pricing.readMultiplier ?? 0.1;
   return read * input.freedTokens * input.remainingRequests > (write - read) * input.rewrittenTokens;

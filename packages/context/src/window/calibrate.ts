@@ -5,7 +5,7 @@ import { costParts, type EstimateOptions } from "./estimate-tokens.js";
 // usage) and derives the chars-per-token ratio that would have predicted it. Code and JSON tokenize
 // denser than prose, so a session's own ratio beats the generic 4.
 
-export const CHARS_PER_TOKEN_BOUNDS = { min: 1, max: 8 } as const;
+const CHARS_PER_TOKEN_BOUNDS = { min: 1, max: 8 } as const;
 
 export interface CalibrationSample {
   messages: readonly Message[];
@@ -25,10 +25,4 @@ export function calibrateCharsPerToken(sample: CalibrationSample, opts: Estimate
   if (chars < 400 || textTokens <= 0) return current;
   const ratio = chars / textTokens;
   return Math.min(CHARS_PER_TOKEN_BOUNDS.max, Math.max(CHARS_PER_TOKEN_BOUNDS.min, ratio));
-}
-
-/** Blends a new measurement into the running ratio, so one odd request does not swing it. */
-export function blendCharsPerToken(current: number, measured: number, weight = 0.5): number {
-  const w = Math.min(1, Math.max(0, weight));
-  return current * (1 - w) + measured * w;
 }

@@ -19,22 +19,26 @@ describe("compactProgressive", () => {
     expect(out.messages).toEqual(history);
   });
 
-  it("picks the first level whose estimate is under compactAt × targetPct / 100", () => {
-    // target between the 10% and the 20% results: 20 is the first level under it
+  it("goes up the ladder to the first level under compactAt × targetPct / 100, then removes no more than needed", () => {
+    // target between the 10% and the 20% results: 20 is the first level under it, and the least
+    // percentage between 10 and 20 that gets there is the answer (the newest results survive)
     const target = Math.floor((at(10) + at(20)) / 2);
     const out = compactProgressive(history, { compactAt: target * 2, targetPct: 50 });
     expect(out.targetTokens).toBe(target);
-    expect(out.level).toBe(20);
-    expect(out.tokensAfter).toBe(at(20));
+    expect(out.level).toBeGreaterThan(10);
+    expect(out.level).toBeLessThanOrEqual(20);
+    expect(out.tokensAfter).toBe(at(out.level));
     expect(out.tokensAfter).toBeLessThan(target);
+    expect(at(out.level - 1)).toBeGreaterThanOrEqual(target);
     expect(out.tokensBefore).toBe(estimateTokens(history));
     expect(out.underTarget).toBe(true);
-    expect(out.messages).toEqual(filterToolResponses(history, 20));
+    expect(out.messages).toEqual(filterToolResponses(history, out.level));
   });
 
   it("treats 'under' strictly: a level exactly at target is not enough", () => {
     const out = compactProgressive(history, { compactAt: at(50), targetPct: 100 });
-    expect(out.level).toBe(100);
+    expect(out.level).toBeGreaterThan(50);
+    expect(at(out.level - 1)).toBeGreaterThanOrEqual(at(50));
   });
 
   it("returns the 100% result with underTarget false when no level is under target", () => {

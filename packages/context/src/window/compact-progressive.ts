@@ -2,18 +2,20 @@ import type { Message } from "../messages.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { removeToolResponses, type RemovalOptions } from "./filter-tool-responses.js";
 
-// Seed 004 Layer 0: try removal levels in order and keep the first that gets the context under
+// Layer 0 (docs/design/context-layers.md): try removal levels in order and keep the first that gets the context under
 // targetPct of the compaction threshold. Each level starts from the given messages (levels are not
 // cumulative), and the frozen set keeps earlier removals in place, so the prefix cached since the
 // last compaction survives. Call it when the pressure latch fires — not every iteration.
 
-export const DEFAULT_REMOVAL_LEVELS: readonly number[] = [0, 10, 20, 50, 100];
+const DEFAULT_REMOVAL_LEVELS: readonly number[] = [0, 10, 20, 50, 100];
 
 export interface CompactOptions extends RemovalOptions {
   /** The compaction threshold in tokens (e.g. 90% of the window). */
   compactAt: number;
   /** Aim under this percentage of compactAt. Default 80. */
   targetPct?: number;
+  /** Aim under this many tokens instead (a cost policy's residual); wins over targetPct. */
+  targetTokens?: number;
   /** Removal percentages, tried in order. Default [0, 10, 20, 50, 100]. */
   levels?: readonly number[];
   /** Token count of a candidate; default estimateTokens. Pass one that adds system and tools. */
@@ -41,7 +43,7 @@ export function compactProgressive(messages: readonly Message[], options: Compac
   if (!(compactAt > 0)) throw new RangeError(`compactAt must be > 0, got ${compactAt}`);
   if (levels.length === 0) throw new RangeError("levels must not be empty");
   const estimate = options.estimate ?? ((m: readonly Message[]) => estimateTokens(m));
-  const targetTokens = Math.floor((compactAt * targetPct) / 100);
+  const targetTokens = options.targetTokens ?? Math.floor((compactAt * targetPct) / 100);
   const tokensBefore = estimate(messages);
 
   const attempt = (level: number): CompactResult => {
@@ -59,9 +61,30 @@ export function compactProgressive(messages: readonly Message[], options: Compac
     };
   };
   let result = attempt(levels[0]!);
+  let below = result;
   for (const level of levels.slice(1)) {
     if (result.underTarget) break;
+    below = result;
     result = attempt(level);
   }
-  return result;
+  return result.underTarget && result !== below ? refine(below.level, result, attempt) : result;
+}
+
+/**
+ * The least removal between a level that was not enough and one that was: a coarse step (50% to
+ * 100%) would stub the newest results too, and they are what the model reads next.
+ */
+function refine(low: number, enough: CompactResult, attempt: (level: number) => CompactResult): CompactResult {
+  let best = enough;
+  let lo = low;
+  let hi = enough.level;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const candidate = attempt(mid);
+    if (candidate.underTarget) {
+      best = candidate;
+      hi = mid;
+    } else lo = mid;
+  }
+  return best;
 }

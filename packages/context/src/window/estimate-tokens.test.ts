@@ -25,15 +25,26 @@ describe("estimateTokens", () => {
     const asString = user(result("t1", "z".repeat(800)));
     const asBlocks = user(result("t1", [{ type: "text", text: "z".repeat(800) }]));
     expect(estimateTokens([asString])).toBe(estimateTokens([asBlocks]));
-    const withImage = user(result("t1", [{ type: "text", text: "z".repeat(800) }, { type: "image", source: { type: "url", url: "u" } }]));
+    const withImage = user(
+      result("t1", [
+        { type: "text", text: "z".repeat(800) },
+        { type: "image", source: { type: "url", url: "u" } },
+      ]),
+    );
     expect(estimateTokens([withImage]) - estimateTokens([asBlocks])).toBe(1_600);
-    const image: Message = { role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "A".repeat(90_000) } }] };
+    const image: Message = {
+      role: "user",
+      content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "A".repeat(90_000) } }],
+    };
     expect(estimateTokens([image], { imageTokens: 1_000, ...zeroOverhead })).toBe(1_000); // base64 size is not text
   });
 
   it("adds the system prompt and tool specs when given", () => {
     const base = estimateTokens([user("hi")]);
-    const withSystem = estimateTokens([user("hi")], { system: ["s".repeat(4_000)], tools: [{ name: "read_file", description: "d".repeat(400) }] });
+    const withSystem = estimateTokens([user("hi")], {
+      system: ["s".repeat(4_000)],
+      tools: [{ name: "read_file", description: "d".repeat(400) }],
+    });
     const overhead = estimatePromptOverhead({ system: ["s".repeat(4_000)], tools: [{ name: "read_file", description: "d".repeat(400) }] });
     expect(Math.abs(withSystem - base - overhead)).toBeLessThanOrEqual(1); // one rounding over the whole prompt
     expect(withSystem - base).toBeGreaterThan(1_100);

@@ -42,7 +42,7 @@ export function estimatePromptOverhead(opts: EstimateOptions): number {
   return partsToTokens(costParts([], opts), opts);
 }
 
-export function partsToTokens(parts: CostParts, opts: EstimateOptions = {}): number {
+function partsToTokens(parts: CostParts, opts: EstimateOptions = {}): number {
   const ratio = opts.charsPerToken ?? DEFAULT_ESTIMATE.charsPerToken;
   if (!(ratio > 0)) throw new RangeError(`charsPerToken must be > 0, got ${ratio}`);
   return Math.ceil(parts.chars / ratio) + parts.fixedTokens;
@@ -103,5 +103,6 @@ function blockCost(block: ContentBlock): BlockCost {
 }
 
 function jsonLength(value: unknown): number {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify returns undefined for undefined, a function or a symbol, though lib.d.ts says string
   return (JSON.stringify(value ?? {}) ?? "").length;
 }

@@ -3,14 +3,18 @@ import { failureLine, reportsFailure } from "./failure-line.js";
 
 describe("failure lines", () => {
   it("take the error under a failing test's name", () => {
-    const node = "> app@1.0.0 test\n> node --test\n\n✖ refresh keeps the session\n  AssertionError: expected 200 to equal 401\n    at test.js:12";
+    const node =
+      "> app@1.0.0 test\n> node --test\n\n✖ refresh keeps the session\n  AssertionError: expected 200 to equal 401\n    at test.js:12";
     expect(failureLine(node)).toBe("✖ refresh keeps the session — AssertionError: expected 200 to equal 401");
-    const vitest = " RUN  v3.2.4 /repo\n ✓ test/b.test.ts (3 tests) 12ms\n\n FAIL  test/auth.test.ts > refreshes once\nAssertionError: expected 2 to be 1 // Object.is equality\n";
+    const vitest =
+      " RUN  v3.2.4 /repo\n ✓ test/b.test.ts (3 tests) 12ms\n\n FAIL  test/auth.test.ts > refreshes once\nAssertionError: expected 2 to be 1 // Object.is equality\n";
     expect(failureLine(vitest)).toBe("FAIL test/auth.test.ts > refreshes once — AssertionError: expected 2 to be 1 // Object.is equality");
   });
 
   it("do not join an error line that says it all to what follows", () => {
-    expect(failureLine("Error: ENOENT: no such file, open 'a.json'\n    at open (fs.js:1)")).toBe("Error: ENOENT: no such file, open 'a.json'");
+    expect(failureLine("Error: ENOENT: no such file, open 'a.json'\n    at open (fs.js:1)")).toBe(
+      "Error: ENOENT: no such file, open 'a.json'",
+    );
     expect(failureLine(" FAIL  test/a.test.ts > parses dates\n\n ✓ test/b.test.ts")).toBe("FAIL test/a.test.ts > parses dates");
   });
 

@@ -45,7 +45,10 @@ export function failureLine(text: string): string | null {
   const at = lines.findIndex((l) => reportsFailure(l) && hasWords(l));
   if (at < 0) return null;
   const first = oneLine(lines[at]!);
-  const detail = lines.slice(at + 1, at + 4).map(oneLine).find(hasWords);
+  const detail = lines
+    .slice(at + 1, at + 4)
+    .map(oneLine)
+    .find(hasWords);
   return detail !== undefined && DETAIL.test(detail) && !DETAIL.test(first) ? `${first} — ${detail}` : first;
 }
 

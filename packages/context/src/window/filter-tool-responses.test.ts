@@ -8,9 +8,23 @@ import { validatePairing } from "./validate-pairing.js";
 
 const results = (messages: readonly Message[]): ToolResultBlock[] => messages.flatMap(toolResults);
 const stubbedIds = (messages: readonly Message[]): string[] =>
-  results(messages).filter((r) => toolResultText(r).startsWith(MARKERS.removedResult)).map((r) => r.tool_use_id);
+  results(messages)
+    .filter((r) => toolResultText(r).startsWith(MARKERS.removedResult))
+    .map((r) => r.tool_use_id);
 const shape = (messages: readonly Message[]) =>
-  messages.map((m) => ({ role: m.role, blocks: typeof m.content === "string" ? ["string"] : m.content.map((b) => (b.type === "tool_result" ? `${b.type}:${b.tool_use_id}:${b.is_error ?? false}` : b.type === "tool_use" ? `tool_use:${b.id}` : b.type)) }));
+  messages.map((m) => ({
+    role: m.role,
+    blocks:
+      typeof m.content === "string"
+        ? ["string"]
+        : m.content.map((b) =>
+            b.type === "tool_result"
+              ? `${b.type}:${b.tool_use_id}:${b.is_error ?? false}`
+              : b.type === "tool_use"
+                ? `tool_use:${b.id}`
+                : b.type,
+          ),
+  }));
 
 describe("filterToolResponses: pairing stays valid", () => {
   const transcripts = { mixed: mixedTranscript(), synthetic: syntheticTranscript({ seed: 11, turns: 15 }) };
@@ -64,7 +78,9 @@ describe("filterToolResponses: middle-out", () => {
     const twice = removeToolResponses(once, 50); // 4 live left → 2 more: positions 1, 2 of [t1, t2, t6, t7]
     expect(twice.removed).toEqual(["t2", "t6"]);
     expect(twice.stubbed.sort()).toEqual(["t2", "t3", "t4", "t5", "t6"]);
-    expect(JSON.stringify(filterToolResponses(filterToolResponses(mixedTranscript(), 100), 100))).toBe(JSON.stringify(filterToolResponses(mixedTranscript(), 100)));
+    expect(JSON.stringify(filterToolResponses(filterToolResponses(mixedTranscript(), 100), 100))).toBe(
+      JSON.stringify(filterToolResponses(mixedTranscript(), 100)),
+    );
   });
 });
 
@@ -131,8 +147,13 @@ function renumber(message: Message): Message {
 describe("stubs of failing results", () => {
   it("quote the failure line, not only the runner's banner", async () => {
     const { stubText } = await import("./tool-result-stub.js");
-    const output = "> app@1.0.0 test\n> node --test\n\n✖ refresh keeps the session\n  AssertionError: expected 200 to equal 401\n    at test.js:12";
-    const stub = stubText({ block: { type: "tool_result", tool_use_id: "t1", content: output, is_error: true }, use: { type: "tool_use", id: "t1", name: "run_command", input: { command: "npm test" } }, seq: 7 });
+    const output =
+      "> app@1.0.0 test\n> node --test\n\n✖ refresh keeps the session\n  AssertionError: expected 200 to equal 401\n    at test.js:12";
+    const stub = stubText({
+      block: { type: "tool_result", tool_use_id: "t1", content: output, is_error: true },
+      use: { type: "tool_use", id: "t1", name: "run_command", input: { command: "npm test" } },
+      seq: 7,
+    });
     expect(stub).toContain('"> app@1.0.0 test" … "✖ refresh keeps the session — AssertionError: expected 200 to equal 401"');
     expect(stub).toContain("error");
   });

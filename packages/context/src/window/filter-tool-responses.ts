@@ -1,8 +1,8 @@
 import type { ContentBlock, Message } from "../messages.js";
 import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.js";
 
-// Seed 004 Layer 0, one step: stub a share of the tool results, middle first. Unlike the reference
-// loop (which deleted whole tool_result messages and orphaned their tool_use), a removed result keeps
+// Layer 0, one step (docs/design/context-layers.md): stub a share of the tool results, middle first. Unlike the reference
+// loop (docs/design/reference-loop.md, which deleted whole tool_result messages and orphaned their tool_use), a removed result keeps
 // its block — same tool_use_id, same place, same is_error — and only its content becomes a stub, so
 // the conversation stays valid for the API at every level.
 
@@ -37,12 +37,15 @@ export function removeToolResponses(messages: readonly Message[], removePercent:
   const locations = resultLocations(messages);
   const live = locations.filter((l) => !l.stubbed && !frozen.has(l.id));
   const count = removalCount(live.length, removePercent);
-  const removed = middleOutOrder(live.length).slice(0, count).map((i) => live[i]!.id);
+  const removed = middleOutOrder(live.length)
+    .slice(0, count)
+    .map((i) => live[i]!.id);
 
   const toStub = new Set([...removed, ...locations.filter((l) => !l.stubbed && frozen.has(l.id)).map((l) => l.id)]);
   const uses = indexToolUses(messages);
   const out = messages.map((message, i) => {
-    if (typeof message.content === "string" || !message.content.some((b) => b.type === "tool_result" && toStub.has(b.tool_use_id))) return message;
+    if (typeof message.content === "string" || !message.content.some((b) => b.type === "tool_result" && toStub.has(b.tool_use_id)))
+      return message;
     const content = message.content.map((block): ContentBlock =>
       block.type === "tool_result" && toStub.has(block.tool_use_id)
         ? stubResult({ block, use: uses.get(block.tool_use_id), seq: options.seqs?.[i] })

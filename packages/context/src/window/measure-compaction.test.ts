@@ -29,10 +29,19 @@ describe("measurement: compaction on a ~200k-token history", () => {
       summarizeMechanically(pruned.dropped.map((k) => compacted.messages[k]!));
       const t3 = performance.now();
       runs.push({ compact: t1 - t0, prune: t2 - t1, summary: t3 - t2 });
-      last = { level: compacted.level, after: compacted.tokensAfter, pruned: estimateTokens(pruned.messages), kept: pruned.messages.length };
+      last = {
+        level: compacted.level,
+        after: compacted.tokensAfter,
+        pruned: estimateTokens(pruned.messages),
+        kept: pruned.messages.length,
+      };
       expect(validatePairing(pruned.messages)).toEqual([]);
     }
-    const median = (k: "compact" | "prune" | "summary"): string => runs.map((r) => r[k]).sort((a, b) => a - b)[3]!.toFixed(1);
+    const median = (k: "compact" | "prune" | "summary"): string =>
+      runs
+        .map((r) => r[k])
+        .sort((a, b) => a - b)[3]!
+        .toFixed(1);
     console.log(
       `[measure] ${history.length} messages, ~${tokens} tokens: compactProgressive ${median("compact")} ms ` +
         `(level ${last?.level}%, ${last?.after} tokens), pruneTurns ${median("prune")} ms (${last?.kept} messages, ${last?.pruned} tokens), ` +

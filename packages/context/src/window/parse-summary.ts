@@ -36,7 +36,11 @@ const HEADING_MARK = /^(#{1,6}\s+|\d+[.)]\s+|\*\*|__)+/;
 function headingText(line: string): string[] {
   const trimmed = line.trim();
   const mark = HEADING_MARK.exec(trimmed);
-  const title = trimmed.slice(mark?.[0].length ?? 0).replace(/\*\*|__/g, "").trim().toLowerCase();
+  const title = trimmed
+    .slice(mark?.[0].length ?? 0)
+    .replace(/\*\*|__/g, "")
+    .trim()
+    .toLowerCase();
   // Unmarked lines count only when they are nothing but a title ("Pending Tasks:").
   if (!mark && !SUMMARY_SECTIONS.some((s) => title.replace(/:$/, "") === s.title.toLowerCase())) return [];
   return [title];

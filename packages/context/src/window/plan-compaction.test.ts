@@ -11,7 +11,9 @@ import { validatePairing } from "./validate-pairing.js";
 
 // Long assistant prose and big tool inputs survive 100% removal, so only pruning gets these under target.
 const history: Message[] = syntheticTranscript({ seed: 13, turns: 12 }).map((m) =>
-  m.role === "assistant" && typeof m.content !== "string" ? { ...m, content: [...m.content, { type: "text" as const, text: "thinking aloud ".repeat(300) }] } : m,
+  m.role === "assistant" && typeof m.content !== "string"
+    ? { ...m, content: [...m.content, { type: "text" as const, text: "thinking aloud ".repeat(300) }] }
+    : m,
 );
 const newest = splitTurns(history).at(-1)!;
 
@@ -51,7 +53,9 @@ describe("planCompaction", () => {
 
   it("reports underTarget false when even the newest step does not fit", () => {
     const huge: Message[] = [user("go"), assistant(use("w", "write_file", { path: "a", content: "c".repeat(100_000) }))];
-    const plan = planCompaction([...huge, { role: "user", content: [{ type: "tool_result", tool_use_id: "w", content: "ok" }] }], { compactAt: 1_000 });
+    const plan = planCompaction([...huge, { role: "user", content: [{ type: "tool_result", tool_use_id: "w", content: "ok" }] }], {
+      compactAt: 1_000,
+    });
     expect(plan.strategy).toBe("pruning");
     expect(plan.underTarget).toBe(false);
     expect(validatePairing(plan.messages)).toEqual([]);
@@ -62,8 +66,20 @@ describe("planCompaction with a stub bound", () => {
   it("prunes old turns instead of stubbing more once the live context carries enough stubs", () => {
     const history: Message[] = [{ role: "user", content: "the task" }];
     for (let i = 0; i < 30; i++) {
-      history.push({ role: "assistant", content: [{ type: "text", text: `step ${i}` }, { type: "tool_use", id: `t${i}`, name: "read_file", input: { path: `f${i}` } }] });
-      history.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "x".repeat(2_000) }, { type: "text", text: `[hatloop] Iteration ${i + 1}.` }] });
+      history.push({
+        role: "assistant",
+        content: [
+          { type: "text", text: `step ${i}` },
+          { type: "tool_use", id: `t${i}`, name: "read_file", input: { path: `f${i}` } },
+        ],
+      });
+      history.push({
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: `t${i}`, content: "x".repeat(2_000) },
+          { type: "text", text: `[hatloop] Iteration ${i + 1}.` },
+        ],
+      });
     }
     const compactAt = Math.floor(estimateTokens(history) * 0.95);
     const unbounded = planCompaction(history, { compactAt });

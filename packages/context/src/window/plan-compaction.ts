@@ -2,7 +2,7 @@ import { toolResults, type Message } from "../messages.js";
 import { compactProgressive, type CompactOptions } from "./compact-progressive.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { removeToolResponses } from "./filter-tool-responses.js";
-import { pruneTurns, type PruneTurnsOptions } from "./prune-turns.js";
+import { pruneTurns, type KeptMessage, type PruneTurnsOptions } from "./prune-turns.js";
 
 // The whole shrinking path in the right order, for the context hook to call once the pressure
 // latch fires: Layer 0 (progressive removal) first; when even 100% is not enough, turn-aware
@@ -28,6 +28,8 @@ export interface PlanCompactionOptions extends CompactOptions {
 
 export interface CompactionPlan {
   strategy: "removal" | "pruning";
+  /** The compacted history, each message with the index of the original it came from. */
+  kept: KeptMessage[];
   messages: Message[];
   /** The removal level reached (100 or the last level when pruning followed). */
   level: number;
@@ -39,8 +41,6 @@ export interface CompactionPlan {
   dropped: number[];
   /** Original indices of summary/resume artifacts taken out (pruning only). */
   artifacts: number[];
-  /** Original index of the kept first message whose results closed a dropped turn (pruning only). */
-  trimmed: number[];
   tokensBefore: number;
   tokensAfter: number;
   targetTokens: number;
@@ -52,7 +52,19 @@ export function planCompaction(messages: readonly Message[], options: PlanCompac
   const removal = compactProgressive(messages, options);
   const base = { level: removal.level, tokensBefore: removal.tokensBefore, targetTokens: removal.targetTokens };
   if (removal.underTarget && removal.frozen.length <= (options.maxStubs ?? Number.POSITIVE_INFINITY)) {
-    return { ...base, strategy: "removal", messages: removal.messages, removed: removal.removed, frozen: removal.frozen, dropped: [], artifacts: [], trimmed: [], tokensAfter: removal.tokensAfter, underTarget: true };
+    const kept = removal.messages.map((message, source): KeptMessage => ({ source, message, trimmed: false }));
+    return {
+      ...base,
+      strategy: "removal",
+      kept,
+      messages: removal.messages,
+      removed: removal.removed,
+      frozen: removal.frozen,
+      dropped: [],
+      artifacts: [],
+      tokensAfter: removal.tokensAfter,
+      underTarget: true,
+    };
   }
 
   const estimate = options.estimate ?? ((m: readonly Message[]) => estimateTokens(m));
@@ -71,12 +83,12 @@ export function planCompaction(messages: readonly Message[], options: PlanCompac
   return {
     ...base,
     strategy: "pruning",
+    kept: pruned.kept,
     messages: pruned.messages,
     removed: pruned.distilled,
     frozen,
     dropped: pruned.dropped,
     artifacts: pruned.artifacts,
-    trimmed: pruned.trimmed,
     tokensAfter,
     underTarget: tokensAfter < removal.targetTokens,
   };

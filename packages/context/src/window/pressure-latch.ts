@@ -1,7 +1,7 @@
 import { resolveThresholds, type ZoneConfig } from "./zones.js";
 
-// One pressure episode → exactly one warn checkpoint and one compaction request (seed 003's
-// latch). Each trigger fires on the upward crossing and re-arms only once tokens fall below its
+// One pressure episode → exactly one warn checkpoint and one compaction request (docs/design/context-layers.md,
+// the pressure latch). Each trigger fires on the upward crossing and re-arms only once tokens fall below its
 // threshold minus a hysteresis margin, so hovering around 90% never triggers a compaction per
 // iteration — which would also rewrite the cached prefix every time.
 
@@ -17,7 +17,7 @@ export interface LatchState {
   compactArmed: boolean;
 }
 
-export interface LatchSignals {
+interface LatchSignals {
   /** The warn threshold was crossed upward: log a warning and write a warn-threshold checkpoint. */
   warnCheckpoint: boolean;
   /** The compact threshold was crossed upward: run compaction (once). */

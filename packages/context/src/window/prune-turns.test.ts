@@ -18,7 +18,10 @@ describe("splitTurns", () => {
   it("starts a turn at each real user message, never at a tool_result message", () => {
     expect(turns).toHaveLength(8);
     for (const t of turns) expect(typeof history[t.start]!.content).toBe("string");
-    expect(splitTurns(mixedTranscript())).toEqual([{ start: 0, end: 6 }, { start: 6, end: 12 }]);
+    expect(splitTurns(mixedTranscript())).toEqual([
+      { start: 0, end: 6 },
+      { start: 6, end: 12 },
+    ]);
   });
 });
 
@@ -81,7 +84,12 @@ describe("pruneTurns", () => {
   });
 
   it("keeps a placeholder when an artifact-only message opens a turn that goes on", () => {
-    const resumed: Message[] = [user(`${MARKERS.resume}\n**Task**: fix it`), assistant("Resuming.", use("r1", "git_status")), user(result("r1", "clean")), assistant("ok")];
+    const resumed: Message[] = [
+      user(`${MARKERS.resume}\n**Task**: fix it`),
+      assistant("Resuming.", use("r1", "git_status")),
+      user(result("r1", "clean")),
+      assistant("ok"),
+    ];
     const out = pruneTurns(resumed);
     expect(out.messages[0]).toEqual(user(ARTIFACT_PLACEHOLDER));
     expect(out.messages.slice(1)).toEqual(resumed.slice(1));
@@ -90,7 +98,12 @@ describe("pruneTurns", () => {
   });
 
   it("always starts with a real user message, even when the history does not", () => {
-    const headless: Message[] = [assistant("stray", use("p1", "read_file", { path: "a" })), user(result("p1", "r")), assistant("x"), ...history.slice(0, turns[2]!.start)];
+    const headless: Message[] = [
+      assistant("stray", use("p1", "read_file", { path: "a" })),
+      user(result("p1", "r")),
+      assistant("x"),
+      ...history.slice(0, turns[2]!.start),
+    ];
     const out = pruneTurns(headless, { keepTurns: 10 });
     expect(out.messages[0]!.role).toBe("user");
     expect(out.dropped).toEqual([0, 1, 2]);
@@ -137,10 +150,10 @@ describe("pruneTurns on the loop's message shapes", () => {
   it("cuts a kept opening message's results loose from its dropped turn", () => {
     const out = pruneTurns(loopHistory, { keepTurns: 3 });
     expect(out.dropped).toEqual([0, 1, 2, 3]);
-    expect(out.trimmed).toEqual([4]);
+    expect(out.kept.filter((k) => k.trimmed).map((k) => k.source)).toEqual([4]);
     expect(out.messages[0]).toEqual(user({ type: "text", text: `${MARKERS.steer} use the fake clock` }));
     expect(validatePairing(out.messages)).toEqual([]);
-    expect(pruneTurns(loopHistory, { keepTurns: 4 }).trimmed).toEqual([]);
+    expect(pruneTurns(loopHistory, { keepTurns: 4 }).kept.some((k) => k.trimmed)).toBe(false);
   });
 
   it("keeps the turn a results message belongs to when only artifact text made it a turn start", () => {
@@ -176,5 +189,20 @@ describe("pruneTurns on the loop's message shapes", () => {
     const out = pruneTurns(history, { keepTurns: 4, maxTokens: estimateTokens(history.slice(turns[7]!.start)) + 10 });
     expect(out.keptTurns).toBe(1);
     expect(out.messages).toEqual(history.slice(turns[7]!.start));
+  });
+
+  it("names each kept message's source, and a history with no real user message starts with a continuation it wrote", () => {
+    const out = pruneTurns(history, { keepTurns: 3 });
+    expect(out.kept.map((k) => k.source)).toEqual(indices(turns[5]!.start, history.length));
+    const preamble: Message[] = [
+      assistant("Reading.", use("t1", "read_file", { path: "a.ts" })),
+      user(result("t1", "x".repeat(3_000))),
+      assistant("done"),
+    ];
+    const headless = pruneTurns(preamble);
+    expect(headless.kept).toEqual([
+      { source: null, message: { role: "user", content: `${MARKERS.continuation} Continue the task.` }, trimmed: false },
+    ]);
+    expect(headless.dropped).toEqual([0, 1, 2]);
   });
 });

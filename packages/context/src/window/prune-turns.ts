@@ -6,7 +6,7 @@ import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.j
 import { isTurnStart, splitTurns } from "./turns.js";
 import type { ContextZone } from "./zones.js";
 
-// Seed 003's turn-aware pruning, the step after Layer 0 when that was not enough: keep a recent
+// Turn-aware pruning (docs/design/context-layers.md), the step after Layer 0 when that was not enough: keep a recent
 // suffix of whole turns (fewer as pressure rises), drop older turns whole instead of keeping their
 // chatter forever, keep the newest turn lossless and distil bulky results in the older kept turns.
 // Dropped indices go back to the caller, who summarises them and injects one lean packet.
@@ -37,14 +37,23 @@ export interface PruneTurnsOptions {
   estimate?: (messages: readonly Message[]) => number;
 }
 
+/** A message of the pruned history, keyed by where it came from. */
+export interface KeptMessage {
+  /** Index of the original message it is (or was cut from); null for a message pruning wrote. */
+  source: number | null;
+  message: Message;
+  /** Its leading tool results (closing a dropped turn) were cut: it no longer equals the original. */
+  trimmed: boolean;
+}
+
 export interface PruneResult {
+  /** The pruned history, each message with its source. */
+  kept: KeptMessage[];
   messages: Message[];
   /** Indices of original messages dropped with older turns (or steps): archive and summarise these. */
   dropped: number[];
   /** Indices of summary/resume artifacts removed or blanked (not to be summarised again). */
   artifacts: number[];
-  /** Index of the kept first message whose tool results closed a dropped turn and were cut off. */
-  trimmed: number[];
   /** tool_use_ids whose results were distilled to stubs (add them to the frozen set). */
   distilled: string[];
   keptTurns: number;
@@ -68,6 +77,12 @@ interface Entry {
   index: number;
   message: Message;
 }
+
+const CONTINUE: KeptMessage = {
+  source: null,
+  message: { role: "user", content: `${MARKERS.continuation} Continue the task.` },
+  trimmed: false,
+};
 
 export function pruneTurns(messages: readonly Message[], options: PruneTurnsOptions = {}): PruneResult {
   const policy = zonePrunePolicy(options.zone ?? "green", options.keepTurns ?? 4, options.zonePolicy);
@@ -105,20 +120,33 @@ export function pruneTurns(messages: readonly Message[], options: PruneTurnsOpti
       groups = build(kept);
     }
     const newest = groups[groups.length - 1];
-    if (newest) groups[groups.length - 1] = trimSteps(newest, (entries) => estimate(withoutLeadingResults(entries).map((e) => e.message)) > options.maxTokens!);
+    if (newest)
+      groups[groups.length - 1] = trimSteps(
+        newest,
+        (entries) => estimate(withoutLeadingResults(entries).map((e) => e.message)) > options.maxTokens!,
+      );
   }
 
   const flat = groups.flat();
-  const trimmed = flat[0] && hasResults(flat[0].message) ? [flat[0].index] : [];
-  let entries = withoutLeadingResults(flat);
+  const trimmedIndex = flat[0] && hasResults(flat[0].message) ? flat[0].index : null;
+  const entries = withoutLeadingResults(flat);
   const keptIndices = new Set(entries.map((e) => e.index));
   const artifactSet = new Set(stripped.artifacts);
   const dropped = messages.flatMap((_, i) => (keptIndices.has(i) || artifactSet.has(i) ? [] : [i]));
+  let keptMessages = entries.map((e): KeptMessage => ({ source: e.index, message: e.message, trimmed: e.index === trimmedIndex }));
   // Only a history without any real user message gets here empty-handed; it still has to start with one.
-  if (entries.length === 0 && dropped.length > 0) entries = [{ index: -1, message: { role: "user", content: `${MARKERS.continuation} Continue the task.` } }];
+  if (keptMessages.length === 0 && dropped.length > 0) keptMessages = [CONTINUE];
   const present = new Set(entries.flatMap((e) => toolResults(e.message).map((r) => r.tool_use_id)));
   const distilled = entries.flatMap((e) => distilledBy.get(e.index) ?? []).filter((id) => present.has(id));
-  return { messages: entries.map((e) => e.message), dropped, artifacts: stripped.artifacts, trimmed, distilled, keptTurns: kept.length, policy };
+  return {
+    kept: keptMessages,
+    messages: keptMessages.map((k) => k.message),
+    dropped,
+    artifacts: stripped.artifacts,
+    distilled,
+    keptTurns: kept.length,
+    policy,
+  };
 }
 
 /** The first kept message may carry results of the (dropped) turn before it: they go with that turn. */
@@ -158,4 +186,3 @@ function hasResults(message: Message): boolean {
 function hasImage(block: ToolResultBlock): boolean {
   return typeof block.content !== "string" && block.content.some((c) => c.type === "image");
 }
-

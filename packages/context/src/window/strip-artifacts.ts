@@ -2,7 +2,7 @@ import { MARKERS } from "../markers.js";
 import type { ContentBlock, Message } from "../messages.js";
 import { isArtifactText, splitTurns } from "./turns.js";
 
-// Raw summary and resume artifacts leave the live context before pruning (seed 003 §1): they are
+// Raw summary and resume artifacts leave the live context before pruning (docs/design/context-layers.md): they are
 // stored already, and the caller injects one lean packet instead, so keeping them would carry the
 // same information twice and let the context grow through summaries.
 

@@ -16,10 +16,15 @@ const session: Message[] = [
     use("c", "write_file", { path: "src/retry.ts", content: "export const retry = 1;" }),
     use("d", "edit_file", { path: "src/client.ts", old_string: "a", new_string: "b" }),
     use("e", "edit_file", { path: "src/missing.ts", old_string: "a", new_string: "b" }),
-    use("f", "apply_patch", { patch: "*** Begin Patch\n*** Update File: src/http.ts\n@@\n-x\n+y\n*** Add File: test/retry.test.ts\n+it()\n*** End Patch" }),
+    use("f", "apply_patch", {
+      patch: "*** Begin Patch\n*** Update File: src/http.ts\n@@\n-x\n+y\n*** Add File: test/retry.test.ts\n+it()\n*** End Patch",
+    }),
   ),
   user(result("c", "written"), result("d", "edited"), result("e", "ENOENT: no such file src/missing.ts", true), result("f", "patched")),
-  assistant(use("g", "run_command", { command: "pnpm test" }), use("h", "str_replace_based_edit_tool", { command: "view", path: "src/view-only.ts" })),
+  assistant(
+    use("g", "run_command", { command: "pnpm test" }),
+    use("h", "str_replace_based_edit_tool", { command: "view", path: "src/view-only.ts" }),
+  ),
   user(result("g", "exit code: 1\n\nFAIL test/retry.test.ts > retries three times", true), result("h", "...")),
   assistant(use("i", "edit_file", { path: "src/retry.ts", old_string: "1", new_string: "3" }), use("j", "task_complete", {})),
   user(result("i", "edited"), result("j", "QUALITY_BLOCKED: test failed (1 new failure)")),
@@ -57,7 +62,8 @@ describe("summarizeMechanically", () => {
   });
 
   it("takes the scratchpad's Key Decisions, not its other sections, as decisions", () => {
-    const pad = "Done.\nSCRATCHPAD:\n## Current Understanding\n- Make the import stream rows instead of loading the file.\n## Key Decisions\n- Use a quarantine table, because support downloads rejected rows.\nEVENT:plan.complete";
+    const pad =
+      "Done.\nSCRATCHPAD:\n## Current Understanding\n- Make the import stream rows instead of loading the file.\n## Key Decisions\n- Use a quarantine table, because support downloads rejected rows.\nEVENT:plan.complete";
     const s = summarizeMechanically([user("t"), assistant(pad)], { extractDecision: (t) => (/\b(make|use)\b/i.test(t) ? t : null) });
     expect(s.decisions).toEqual(["Use a quarantine table, because support downloads rejected rows."]);
   });

@@ -14,7 +14,7 @@ export interface MechanicalSummaryOptions {
   maxChars?: number;
 }
 
-export interface CommandRun {
+interface CommandRun {
   command: string;
   /** Exit code when the result states it. */
   exitCode: number | null;
@@ -52,7 +52,16 @@ export function summarizeMechanically(messages: readonly Message[], opts: Mechan
   const gates = unique(messages.flatMap(gateLines));
   const decisions = unique(messages.filter((m) => m.role === "assistant").flatMap((m) => decisionsOf(textOf(m), opts.extractDecision)));
   const counted = countCalls(calls);
-  const summary = { messageCount: messages.length, toolCallCount: calls.length, filesChanged, commands, gates, errors, decisions, calls: counted };
+  const summary = {
+    messageCount: messages.length,
+    toolCallCount: calls.length,
+    filesChanged,
+    commands,
+    gates,
+    errors,
+    decisions,
+    calls: counted,
+  };
   return { ...summary, text: render(summary, opts.maxChars ?? 4_000) };
 }
 
@@ -61,7 +70,9 @@ function commandRun(call: ToolCallRecord): CommandRun[] {
   const command = call.use.input["command"] ?? call.use.input["cmd"];
   if (typeof command !== "string") return [];
   const code = call.result ? EXIT_CODE.exec(toolResultText(call.result))?.[1] : undefined;
-  return [{ command: clip(oneLine(command), 160), exitCode: code === undefined ? null : Number(code), failed: call.result?.is_error === true }];
+  return [
+    { command: clip(oneLine(command), 160), exitCode: code === undefined ? null : Number(code), failed: call.result?.is_error === true },
+  ];
 }
 
 /** The call and what went wrong: the failure (with its error), else a line naming an error, else the first line. */
@@ -73,10 +84,14 @@ function errorLine(call: ToolCallRecord): string {
 }
 
 function gateLines(message: Message): string[] {
-  const texts = typeof message.content === "string"
-    ? [message.content]
-    : message.content.flatMap((b) => (b.type === "text" ? [b.text] : b.type === "tool_result" ? [toolResultText(b)] : []));
-  return texts.flatMap((t) => t.split("\n")).filter((line) => GATE.test(line)).map((line) => clip(oneLine(line), 200));
+  const texts =
+    typeof message.content === "string"
+      ? [message.content]
+      : message.content.flatMap((b) => (b.type === "text" ? [b.text] : b.type === "tool_result" ? [toolResultText(b)] : []));
+  return texts
+    .flatMap((t) => t.split("\n"))
+    .filter((line) => GATE.test(line))
+    .map((line) => clip(oneLine(line), 200));
 }
 
 /** Decisions in the prose, and those the agent listed under its scratchpad's Key Decisions (not its other sections). */
@@ -87,7 +102,11 @@ function decisionsOf(text: string, extract: MechanicalSummaryOptions["extractDec
 }
 
 function decisionsIn(text: string, extract: MechanicalSummaryOptions["extractDecision"]): string[] {
-  const sentences = text.split(/\n+/).flatMap((line) => line.split(/(?<=[.!?])\s+/)).map(oneLine).filter((s) => s !== "");
+  const sentences = text
+    .split(/\n+/)
+    .flatMap((line) => line.split(/(?<=[.!?])\s+/))
+    .map(oneLine)
+    .filter((s) => s !== "");
   const pick = extract ?? ((s: string) => (DECISION.test(s) ? s : null));
   return sentences.flatMap((s) => {
     const decision = pick(s);

@@ -9,7 +9,7 @@ import { assistant, result, use, user } from "./test-support/transcripts.js";
 const TITLES = ["User Intent", "Technical Context", "Files & Code", "Errors & Fixes", "Key Decisions", "Pending Tasks", "Current State"];
 
 describe("buildSummaryPrompt", () => {
-  it("asks for seed 004's seven sections and an <analysis> pass", () => {
+  it("asks for the seven sections and an <analysis> pass", () => {
     const prompt = buildSummaryPrompt([user("Fix the login test."), assistant("On it.")]);
     expect(SUMMARY_SECTIONS.map((s) => s.title)).toEqual(TITLES);
     TITLES.forEach((t, i) => expect(prompt).toContain(`${i + 1}. **${t}**`));
@@ -32,7 +32,12 @@ describe("buildSummaryPrompt", () => {
   });
 
   it("bounds the whole history, keeping the task and the newest messages", () => {
-    const many = [user("THE TASK"), ...Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? assistant(`reply ${i} ${"a".repeat(300)}`) : user(`note ${i} ${"b".repeat(300)}`)))];
+    const many = [
+      user("THE TASK"),
+      ...Array.from({ length: 400 }, (_, i) =>
+        i % 2 === 0 ? assistant(`reply ${i} ${"a".repeat(300)}`) : user(`note ${i} ${"b".repeat(300)}`),
+      ),
+    ];
     const prompt = buildSummaryPrompt(many, { maxHistoryChars: 20_000 });
     expect(prompt.length).toBeLessThan(22_000);
     expect(prompt).toContain("[user]: THE TASK");
@@ -93,7 +98,12 @@ describe("parseStructuredSummary", () => {
 
 describe("renderCompactedHistory", () => {
   it("starts with the summary marker and says what it covers", () => {
-    const text = renderCompactedHistory("  - did X\n", { source: "mechanical", messageCount: 48, iterations: { from: 3, to: 9 }, seqs: { from: 120, to: 167 } });
+    const text = renderCompactedHistory("  - did X\n", {
+      source: "mechanical",
+      messageCount: 48,
+      iterations: { from: 3, to: 9 },
+      seqs: { from: 120, to: 167 },
+    });
     expect(text.startsWith(MARKERS.summary)).toBe(true);
     expect(text.split("\n")[0]).toBe(`${MARKERS.summary} (iterations 3–9, 48 messages, seq 120–167, mechanical summary)`);
     expect(text).toContain("- did X");

@@ -2,13 +2,13 @@ import { toolResultText, type ContentBlock, type Message } from "../messages.js"
 import { SUMMARY_SECTIONS } from "./summary-sections.js";
 import { clip } from "./tool-input.js";
 
-// The structured-summary request (seed 004's compaction prompt, run on a cheaper model). Input is
+// The structured-summary request (docs/design/summaries.md, run on a cheaper model). Input is
 // bounded three ways: each message (seed: 2,000 characters), each tool result (shorter: results
 // are the bulk and are archived anyway), and the whole history, which keeps the first message (the
 // task) and as many of the most recent as fit.
 
 export interface SummaryPromptOptions {
-  /** Per-message bound. Default 2,000 (seed 004). */
+  /** Per-message bound. Default 2,000. */
   maxMessageChars?: number;
   /** Per-tool-result bound. Default 500. */
   maxToolResultChars?: number;
@@ -31,7 +31,9 @@ export function buildSummaryPrompt(messages: readonly Message[], opts: SummaryPr
   const history = boundHistory(rendered, opts.maxHistoryChars ?? 60_000);
   const sections = SUMMARY_SECTIONS.map((s, i) => `${i + 1}. **${s.title}** - ${s.ask}`).join("\n");
   const earlier = opts.previousSummary ? `**Earlier Summary (fold it in):**\n${truncate(opts.previousSummary.trim(), EXTRA_MAX)}\n\n` : "";
-  const facts = opts.facts ? `**Recorded Facts (authoritative; keep every file path):**\n${truncate(opts.facts.trim(), EXTRA_MAX)}\n\n` : "";
+  const facts = opts.facts
+    ? `**Recorded Facts (authoritative; keep every file path):**\n${truncate(opts.facts.trim(), EXTRA_MAX)}\n\n`
+    : "";
   return [
     "Summarize this conversation history for session continuation.",
     "",
@@ -59,6 +61,7 @@ function renderBlock(block: ContentBlock, maxResult: number): string {
     case "text":
       return block.text;
     case "tool_use":
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify returns undefined for undefined, a function or a symbol, though lib.d.ts says string
       return `[tool_use ${block.name}] ${clip(JSON.stringify(block.input ?? {}) ?? "{}", maxResult)}`;
     case "tool_result":
       return `[tool_result${block.is_error ? " error" : ""}] ${truncate(toolResultText(block), maxResult)}`;

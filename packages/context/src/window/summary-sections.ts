@@ -1,4 +1,4 @@
-// Seed 004's seven sections of the structured summary, shared by the prompt and the parser so the
+// The seven sections of the structured summary (docs/design/summaries.md), shared by the prompt and the parser so the
 // two cannot drift apart.
 
 export const SUMMARY_SECTIONS = [
@@ -10,5 +10,3 @@ export const SUMMARY_SECTIONS = [
   { title: "Pending Tasks", ask: "Unfinished work items" },
   { title: "Current State", ask: "Where work left off, what's next" },
 ] as const;
-
-export type SummarySectionTitle = (typeof SUMMARY_SECTIONS)[number]["title"];

@@ -31,7 +31,12 @@ describe("anchored token accounting", () => {
   });
 
   it("falls back to a full estimate without an anchor or when the prefix changed", () => {
-    expect(contextTokens(sent, null)).toEqual({ tokens: estimateTokens(sent), source: "estimated", anchorTokens: 0, estimatedTokens: estimateTokens(sent) });
+    expect(contextTokens(sent, null)).toEqual({
+      tokens: estimateTokens(sent),
+      source: "estimated",
+      anchorTokens: 0,
+      estimatedTokens: estimateTokens(sent),
+    });
     const stubbed = filterToolResponses(sent, 50);
     expect(contextTokens(stubbed, anchor).source).toBe("estimated");
     expect(contextTokens(sent.slice(0, -2), anchor).source).toBe("estimated");

@@ -7,7 +7,7 @@ import { fingerprintMessages } from "./fingerprint.js";
 // so estimator error stays bounded by the delta instead of growing with the whole history.
 
 /** The usage fields that make up a prompt's size (structurally compatible with core's Usage). */
-export interface PromptUsage {
+interface PromptUsage {
   inputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
@@ -68,7 +68,12 @@ export function contextTokens(
     const appended = estimateTokens(messages.slice(anchor.messageCount), { ...estimate, system: undefined, tools: undefined });
     const overheadDelta = estimatePromptOverhead(estimate) - anchor.overheadEstimate;
     const estimated = appended + overheadDelta;
-    return { tokens: Math.max(0, anchor.promptTokens + estimated), source: "anchored", anchorTokens: anchor.promptTokens, estimatedTokens: estimated };
+    return {
+      tokens: Math.max(0, anchor.promptTokens + estimated),
+      source: "anchored",
+      anchorTokens: anchor.promptTokens,
+      estimatedTokens: estimated,
+    };
   }
   const tokens = estimateTokens(messages, estimate);
   return { tokens, source: "estimated", anchorTokens: 0, estimatedTokens: tokens };

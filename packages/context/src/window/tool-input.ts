@@ -2,14 +2,27 @@
 // summary: the one argument that says what a call was about (a path, a command, a pattern).
 
 /** Input keys that identify what a call touched, most telling first. */
-const KEY_ARGUMENTS = ["path", "file_path", "filePath", "file", "command", "cmd", "pattern", "query", "url", "glob", "paths", "id"] as const;
+const KEY_ARGUMENTS = [
+  "path",
+  "file_path",
+  "filePath",
+  "file",
+  "command",
+  "cmd",
+  "pattern",
+  "query",
+  "url",
+  "glob",
+  "paths",
+  "id",
+] as const;
 
-export interface KeyArgument {
+interface KeyArgument {
   key: string;
   value: string;
 }
 
-export function keyArgument(input: unknown): KeyArgument | null {
+function keyArgument(input: unknown): KeyArgument | null {
   if (!isRecord(input)) return null;
   for (const key of KEY_ARGUMENTS) {
     const value = input[key];
@@ -26,6 +39,7 @@ export function keyArgument(input: unknown): KeyArgument | null {
 export function describeToolCall(name: string, input: unknown, maxChars = 100): string {
   const key = keyArgument(input);
   if (key) return `${name} ${key.key}=${clip(oneLine(key.value), maxChars)}`;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify returns undefined for undefined, a function or a symbol, though lib.d.ts says string
   const json = JSON.stringify(input ?? {}) ?? "{}";
   return json === "{}" ? name : `${name} ${clip(json, maxChars)}`;
 }

@@ -1,7 +1,7 @@
 import { MARKERS } from "../markers.js";
 import type { Message } from "../messages.js";
 
-// The turn model of seed 003: a turn starts at a real user message and runs through the assistant
+// The turn model (docs/design/context-layers.md): a turn starts at a real user message and runs through the assistant
 // replies and tool results up to the next one. A message carrying only tool results (perhaps with
 // the gauge line) belongs to the call it answers. hatloop's loop puts its notes (steering, a hat
 // change, feedback) into the same user message as the tool results, after them: such a message

@@ -24,7 +24,9 @@ describe("validatePairing", () => {
     expect(codes([user("a"), assistant(use("x", "f")), user(result("y", "r"))])).toEqual(["missing-tool-result", "orphan-tool-result"]);
     expect(codes([user("a"), assistant(use("x", "f")), user(result("x", "r"), result("x", "r"))])).toEqual(["duplicate-tool-result"]);
     expect(codes([user("a"), assistant(use("x", "f")), user("text first", result("x", "r"))])).toEqual(["tool-result-after-text"]);
-    expect(codes([user("a"), assistant(use("x", "f")), user(result("x", "r")), assistant(use("x", "f")), user(result("x", "r"))])).toEqual(["duplicate-tool-use-id"]);
+    expect(codes([user("a"), assistant(use("x", "f")), user(result("x", "r")), assistant(use("x", "f")), user(result("x", "r"))])).toEqual([
+      "duplicate-tool-use-id",
+    ]);
     expect(codes([user(use("x", "f"))])).toContain("tool-use-in-user");
     expect(codes([user("a"), { role: "assistant", content: [result("x", "r")] }])).toContain("tool-result-in-assistant");
     expect(codes([user("a"), { role: "assistant", content: [] }])).toContain("empty-message");

@@ -5,7 +5,7 @@ import type { Message } from "../messages.js";
 // benchmarks reuse it. The reference loop broke these rules (orphaned tool_use, two assistant
 // turns in a row) and its tests never noticed because they used lone tool results.
 
-export type PairingProblemCode =
+type PairingProblemCode =
   | "empty-conversation"
   | "first-not-user"
   | "same-role-adjacent"
@@ -71,7 +71,6 @@ function checkUsesAnswered(messages: readonly Message[], i: number, opts: Pairin
   if (next === undefined && opts.allowPendingToolUse) return;
   const answers = next?.role === "user" ? blocksOf(next) : [];
   for (const use of uses) {
-    if (use.type !== "tool_use") continue;
     const count = answers.filter((b) => b.type === "tool_result" && b.tool_use_id === use.id).length;
     if (count === 0) report("missing-tool-result", i, `tool_use ${use.id} has no tool_result in the next message`);
     if (count > 1) report("duplicate-tool-result", i + 1, `tool_use ${use.id} answered ${count} times`);
@@ -89,7 +88,8 @@ function checkResultsAnswerPrevious(messages: readonly Message[], i: number, rep
       sawOther = true;
       continue;
     }
-    if (!ids.has(b.tool_use_id)) report("orphan-tool-result", i, `tool_result ${b.tool_use_id} answers no tool_use of the previous message`);
+    if (!ids.has(b.tool_use_id))
+      report("orphan-tool-result", i, `tool_result ${b.tool_use_id} answers no tool_use of the previous message`);
     if (sawOther) report("tool-result-after-text", i, `tool_result ${b.tool_use_id} comes after other content`);
   }
 }

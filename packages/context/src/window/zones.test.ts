@@ -80,7 +80,9 @@ describe("pressure latch", () => {
 
 describe("formatGauge", () => {
   it("renders the exact gauge line", () => {
-    expect(formatGauge({ tokens: 162_000, contextWindow: 200_000, checkpointSaved: true })).toBe("[Context: 81% | 162k/200k tokens | Checkpoint saved]");
+    expect(formatGauge({ tokens: 162_000, contextWindow: 200_000, checkpointSaved: true })).toBe(
+      "[Context: 81% | 162k/200k tokens | Checkpoint saved]",
+    );
     expect(formatGauge({ tokens: 162_000, contextWindow: 200_000, checkpointSaved: false })).toBe("[Context: 81% | 162k/200k tokens]");
   });
 

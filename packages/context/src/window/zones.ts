@@ -4,7 +4,7 @@
 
 export type ContextZone = "green" | "gauge" | "warn" | "compact";
 
-export const ZONE_ORDER: readonly ContextZone[] = ["green", "gauge", "warn", "compact"];
+const ZONE_ORDER: readonly ContextZone[] = ["green", "gauge", "warn", "compact"];
 
 export interface ZoneThresholds {
   /** At or above: the gauge line is shown to the model. Default 70. */
@@ -15,7 +15,7 @@ export interface ZoneThresholds {
   compactPct: number;
 }
 
-export const DEFAULT_ZONE_THRESHOLDS: ZoneThresholds = { gaugePct: 70, warnPct: 80, compactPct: 90 };
+const DEFAULT_ZONE_THRESHOLDS: ZoneThresholds = { gaugePct: 70, warnPct: 80, compactPct: 90 };
 
 export interface ZoneConfig extends Partial<ZoneThresholds> {
   contextWindow: number;

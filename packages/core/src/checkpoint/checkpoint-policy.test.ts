@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../config.js";
 import { LoopControl } from "../loop/control.js";
 import { fakeGit, fakeTool, runFixture, type Turn } from "../test-support/loop-fixture.js";
 import { Emitter } from "../loop/emitter.js";
@@ -10,15 +11,43 @@ import { initialHealth } from "../loop/health.js";
 /** A minimal loop state for driving the Checkpointer directly. */
 function restoredLike(run: Awaited<ReturnType<typeof runFixture>>): LoopState {
   return {
-    session: run.session, hat: run.deps.hats.get("planner")!, iteration: 1, live: [], nextSeq: 1, scratchpad: "", checklist: [],
-    usage: run.session.usage, costUsd: 0, priorRuntimeMs: 0, runStartedAt: Date.now(), health: initialHealth(), hatHistory: [],
-    stubbed: new Set(), anchor: null, contextTokens: 0, compactions: 0, warnCheckpointed: false, healthStop: null, seenCalls: new Set(),
-    notes: [], request: { system: [], tools: [] }, decisions: [], openItems: [], lastFailure: null, instructions: [],
+    session: run.session,
+    hat: run.deps.hats.get("planner")!,
+    iteration: 1,
+    live: [],
+    nextSeq: 1,
+    scratchpad: "",
+    checklist: [],
+    usage: run.session.usage,
+    costUsd: 0,
+    priorRuntimeMs: 0,
+    runStartedAt: Date.now(),
+    health: initialHealth(),
+    hatHistory: [],
+    stubbed: new Set(),
+    anchor: null,
+    contextTokens: 0,
+    compactions: 0,
+    healthStop: null,
+    seenCalls: new Set(),
+    notes: [],
+    request: { system: [], tools: [] },
+    decisions: [],
+    openItems: [],
+    lastFailure: null,
+    instructions: [],
   };
 }
 
-const bulky = fakeTool("read_file", (input) => ({ isError: false, content: `// ${String(input.path)}\n${"export const x = 1; // filler for the context window\n".repeat(40)}` }));
-const reads = (n: number, from = 0): Turn[] => Array.from({ length: n }, (_, i) => ({ text: `Reading ${from + i}.`, tools: [{ name: "read_file", input: { path: `f${from + i}.ts` } }] }));
+const bulky = fakeTool("read_file", (input) => ({
+  isError: false,
+  content: `// ${String(input.path)}\n${"export const x = 1; // filler for the context window\n".repeat(40)}`,
+}));
+const reads = (n: number, from = 0): Turn[] =>
+  Array.from({ length: n }, (_, i) => ({
+    text: `Reading ${from + i}.`,
+    tools: [{ name: "read_file", input: { path: `f${from + i}.ts` } }],
+  }));
 const reasons = (run: Awaited<ReturnType<typeof runFixture>>) => run.of("checkpoint.saved").map((e) => `${e.iteration}:${e.data.reason}`);
 
 describe("checkpoint policy", () => {
@@ -31,27 +60,44 @@ describe("checkpoint policy", () => {
   });
 
   it("writes warn-threshold once per pressure episode, then compaction, with the git commit of each", async () => {
-    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky], contextWindow: 20_000, maxIterations: 90, turns: reads(90), config: { checkpoint: { interval: 1000, retain: 100 } } });
+    const run = await runFixture({
+      session: { hat: "creator" },
+      tools: [bulky],
+      contextWindow: 20_000,
+      maxIterations: 90,
+      turns: reads(90),
+      config: { checkpoint: { interval: 1000, retain: 100 } },
+    });
     const list = run.of("checkpoint.saved");
     const warn = list.filter((e) => e.data.reason === "warn-threshold");
     const compaction = list.filter((e) => e.data.reason === "compaction");
     expect(compaction.length).toBeGreaterThanOrEqual(2);
     // One warn per episode: each warn is followed by a compaction before the next warn.
-    for (let i = 1; i < warn.length; i++) expect(compaction.some((c) => c.iteration > warn[i - 1]!.iteration && c.iteration <= warn[i]!.iteration)).toBe(true);
+    for (let i = 1; i < warn.length; i++)
+      expect(compaction.some((c) => c.iteration > warn[i - 1]!.iteration && c.iteration <= warn[i]!.iteration)).toBe(true);
     expect(list.every((e) => /^c0+\d+$/.test(e.data.commit ?? ""))).toBe(true);
   });
 
   it("writes pause on interrupt, failure with context, completion at the end", async () => {
     const control = new LoopControl();
     const paused = await runFixture({ control, turns: [{ text: "a" }, { text: "b", before: () => control.interrupt() }] });
-    expect(reasons(paused).at(-1)).toBe("1:pause");
+    // Saved during iteration 2 (interrupted in its model call), holding the state after iteration 1.
+    expect(reasons(paused).at(-1)).toBe("2:pause");
+    expect((await paused.store.checkpoints.latest(paused.session.id))?.iteration).toBe(1);
     const done = await runFixture({ session: { hat: "editor" }, turns: [{ tools: [{ name: "task_complete" }] }] });
     expect(reasons(done)).toEqual(["0:start", "1:completion"]);
   });
 
   it("skips a routine checkpoint when the context moved less than 5% since the last of its kind", async () => {
     const run = await runFixture({ maxIterations: 1, turns: [{ text: "ok" }] });
-    const checkpointer = new Checkpointer({ store: run.store, git: fakeGit, emitter: new Emitter(run.session.id, [], Date.now), retain: 50, commit: false, now: Date.now });
+    const checkpointer = new Checkpointer({
+      store: run.store,
+      git: fakeGit,
+      emitter: new Emitter(run.session.id, [], Date.now),
+      retain: 50,
+      commit: false,
+      now: Date.now,
+    });
     const state = (tokens: number) => ({ ...restoredLike(run), contextTokens: tokens });
     const saved = async (reason: CheckpointReason, tokens: number) => (await checkpointer.save(state(tokens), reason)) !== null;
     expect(await saved("interval", 10_000)).toBe(true);
@@ -64,14 +110,27 @@ describe("checkpoint policy", () => {
   });
 
   it("keeps the last K checkpoints plus the first and every completion and failure", async () => {
-    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky], maxIterations: 30, turns: reads(30), config: { checkpoint: { interval: 1, retain: 3 } } });
+    const run = await runFixture({
+      session: { hat: "creator" },
+      tools: [bulky],
+      maxIterations: 30,
+      turns: reads(30),
+      config: { checkpoint: { interval: 1, retain: 3 } },
+    });
     const kept = (await run.store.checkpoints.list(run.session.id)).map((c) => c.seq).reverse();
     const all = run.of("checkpoint.saved").map((e) => e.data.seq);
     expect(kept).toEqual([all[0]!, ...all.slice(-3)]);
   });
 
   it("costs the same to write at iteration 400 as at iteration 600: references, not copies", async () => {
-    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky], contextWindow: 20_000, maxIterations: 600, turns: reads(600), config: { checkpoint: { interval: 5, retain: 1000 } } });
+    const run = await runFixture({
+      session: { hat: "creator" },
+      tools: [bulky],
+      contextWindow: 20_000,
+      maxIterations: 600,
+      turns: reads(600),
+      config: { checkpoint: { interval: 5, retain: 1000 } },
+    });
     const rows = run.store.data.checkpoints.get(run.session.id)!;
     // The first interval checkpoint at or after an iteration (routine ones may be skipped).
     const size = (iteration: number) => JSON.stringify(rows.find((r) => r.iteration >= iteration && r.reason === "interval")).length;
@@ -85,9 +144,19 @@ describe("checkpoint policy", () => {
   });
 
   it("carries the last failure in the handoff after compaction has taken the failing result out", async () => {
-    const failing = fakeTool("run_command", () => ({ isError: true, content: "RUN v3\n\n FAIL  test/auth.test.ts > refreshes once\nAssertionError: expected 2 to be 1\n    at x.ts:1" }));
+    const failing = fakeTool("run_command", () => ({
+      isError: true,
+      content: "RUN v3\n\n FAIL  test/auth.test.ts > refreshes once\nAssertionError: expected 2 to be 1\n    at x.ts:1",
+    }));
     const turns: Turn[] = [{ text: "Testing.", tools: [{ name: "run_command", input: { command: "pnpm test" } }] }, ...reads(80)];
-    const run = await runFixture({ session: { hat: "creator" }, tools: [bulky, failing], contextWindow: 20_000, maxIterations: 81, turns, config: { checkpoint: { interval: 1000, retain: 100 } } });
+    const run = await runFixture({
+      session: { hat: "creator" },
+      tools: [bulky, failing],
+      contextWindow: 20_000,
+      maxIterations: 81,
+      turns,
+      config: { checkpoint: { interval: 1000, retain: 100 }, context: { ...defaultConfig().context, policy: "zones" } },
+    });
     const latest = (await run.store.checkpoints.latest(run.session.id))!;
     // The failing result itself is long gone from the live context (pruned into the summary)...
     expect(run.of("context.compacted").length).toBeGreaterThanOrEqual(2);
@@ -98,4 +167,3 @@ describe("checkpoint policy", () => {
     expect((latest.state as { lastFailure: string }).lastFailure).toBe(failure);
   });
 });
-

@@ -1,5 +1,6 @@
+import { carryOf, type FailureInput, type Handoff, type HandoffCarry } from "@hatloop/context";
 import type { CheckpointReason, CheckpointRecord, Store } from "../store/port.js";
-import type { GitPort } from "../loop/deps.js";
+import type { GitPort } from "../ports/git.js";
 import type { Emitter } from "../loop/emitter.js";
 import type { LoopState, SavedLoopState } from "../loop/state.js";
 import { runtimeMs } from "../loop/state.js";
@@ -10,11 +11,8 @@ import { toContextRef } from "./refs.js";
 // tree it belongs to. Routine checkpoints whose context barely moved are skipped; retention keeps the
 // last K plus the first and every completion and failure.
 
-export interface FailureContext {
-  lastError: string;
-  failedAt: string;
-  recoveryHint: string;
-}
+/** The failure a checkpoint records: the handoff's failure input, defined once in @hatloop/context. */
+export type FailureContext = FailureInput;
 
 export interface CheckpointerOptions {
   store: Store;
@@ -25,7 +23,17 @@ export interface CheckpointerOptions {
   commit: boolean;
   now(): number;
   /** Builds the handoff stored with the checkpoint (filled by the handoff module). */
-  handoff?: (state: LoopState, gitCommit: string | null, failure?: FailureContext) => Promise<unknown>;
+  handoff?: (
+    state: Readonly<LoopState>,
+    gitCommit: string | null,
+    failure: FailureContext | undefined,
+    reason: CheckpointReason,
+  ) => Promise<unknown>;
+}
+
+export interface SavedCheckpoint {
+  record: CheckpointRecord;
+  carry: HandoffCarry | null;
 }
 
 /** Reasons whose repeats are skipped when the context moved less than 5% since the last one. */
@@ -37,20 +45,23 @@ export class Checkpointer {
 
   constructor(private readonly options: CheckpointerOptions) {}
 
-  /** Remembers where earlier runs left off, so routine skips work across a resume. */
-  prime(reason: CheckpointReason, tokens: number): void {
-    this.lastTokens.set(reason, tokens);
-  }
-
-  async save(state: LoopState, reason: CheckpointReason, failure?: FailureContext): Promise<CheckpointRecord | null> {
+  /**
+   * Writes a checkpoint of `state` (never changing it); null when a routine one was skipped. The
+   * carry is what the handoff passes on to the loop state (decisions, open items, last failure).
+   */
+  async save(state: Readonly<LoopState>, reason: CheckpointReason, failure?: FailureContext): Promise<SavedCheckpoint | null> {
     const { store, git, emitter } = this.options;
     const previous = this.lastTokens.get(reason);
-    if (ROUTINE.includes(reason) && previous !== undefined && Math.abs(state.contextTokens - previous) < 0.05 * Math.max(previous, 1)) return null;
+    if (ROUTINE.includes(reason) && previous !== undefined && Math.abs(state.contextTokens - previous) < 0.05 * Math.max(previous, 1))
+      return null;
     const session = state.session;
     const gitCommit = this.options.commit
-      ? await git.commitAll(session.worktreePath, `hatloop: ${session.id.slice(0, 8)} iteration ${state.iteration} (${state.hat.name}, ${reason})`)
+      ? await git.commitAll(
+          session.worktreePath,
+          `hatloop: ${session.id.slice(0, 8)} iteration ${state.iteration} (${state.hat.name}, ${reason})`,
+        )
       : await git.headCommit(session.worktreePath).catch(() => null);
-    const handoff = this.options.handoff ? await this.options.handoff(state, gitCommit, failure) : null;
+    const handoff = this.options.handoff ? await this.options.handoff(state, gitCommit, failure, reason) : null;
     const saved: SavedLoopState = {
       version: 1,
       checklist: state.checklist.map((i) => ({ ...i })),
@@ -73,7 +84,6 @@ export class Checkpointer {
       scratchpad: state.scratchpad,
       context: toContextRef(state.live, state.stubbed),
       contextTokens: state.contextTokens,
-      summary: null,
       lastError: failure?.lastError ?? null,
       failedAt: failure?.failedAt ?? null,
       recoveryHint: failure?.recoveryHint ?? null,
@@ -86,6 +96,12 @@ export class Checkpointer {
     await store.sessions.update(session.id, { headCommit: gitCommit });
     await store.checkpoints.prune(session.id, this.options.retain, KEEP);
     emitter.emit("checkpoint.saved", { seq: record.seq, reason, commit: gitCommit, contextTokens: state.contextTokens });
-    return record;
+    return { record, carry: carryFrom(handoff) };
   }
+}
+
+/** The carry of a handoff built by checkpoint/handoff.ts; null for another builder's (deps.handoff). */
+function carryFrom(handoff: unknown): HandoffCarry | null {
+  const h = handoff as Partial<Handoff> | null;
+  return h && Array.isArray(h.decisions) && Array.isArray(h.open_items) && h.working ? carryOf(h as Handoff) : null;
 }

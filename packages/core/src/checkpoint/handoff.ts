@@ -1,20 +1,30 @@
-import { buildHandoff, carryOf, type Handoff } from "@hatloop/context";
-import type { GitFacts, GitPort } from "../loop/deps.js";
+import { buildHandoff, type Handoff } from "@hatloop/context";
+import type { GitFacts } from "../loop/deps.js";
+import type { GitPort } from "../ports/git.js";
 import type { LoopState } from "../loop/state.js";
 import { runtimeMs } from "../loop/state.js";
-import type { Store } from "../store/port.js";
+import type { CheckpointReason, Store } from "../store/port.js";
 import type { FailureContext } from "./checkpointer.js";
 
-// The handoff written with every checkpoint: seed 004's summary plus seed 001's working state,
+// The handoff written with every checkpoint: the summary plus the working state,
 // thread, open items, decisions and learnings. Git facts come from the repository, never from the
-// model. The running decisions, open items and last failure (carryOf) live on in the loop state, so
-// what a compaction dropped from the live context is not dropped from the handoff.
+// model. The running decisions, open items and last failure (carryOf) live on in the loop state (the
+// checkpointer hands them back and the loop applies them), so what a compaction dropped from the
+// live context is not dropped from the handoff. The completion checkpoint's handoff closes the
+// working state: nothing is left for a next agent to redo.
 
 export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number }) {
-  return async (state: LoopState, gitCommit: string | null, failure?: FailureContext): Promise<Handoff> => {
+  return async (
+    state: Readonly<LoopState>,
+    gitCommit: string | null,
+    failure?: FailureContext,
+    reason?: CheckpointReason,
+  ): Promise<Handoff> => {
     const { session } = state;
     const git = await deps.git.facts(session.worktreePath, session.baseCommit).catch(() => fallbackFacts(state, gitCommit));
-    const learnings = (await deps.store.memories.bySession(session.id)).filter((m) => m.status === "active").map((m) => `[${m.type}] ${m.content}`);
+    const learnings = (await deps.store.memories.bySession(session.id))
+      .filter((m) => m.status === "active")
+      .map((m) => `[${m.type}] ${m.content}`);
     const handoff = buildHandoff({
       generatedAt: new Date(deps.now()).toISOString(),
       task: { title: session.task },
@@ -22,15 +32,7 @@ export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number
       hat: state.hat.name,
       checklist: state.checklist,
       scratchpad: state.scratchpad,
-      git: {
-        branch: git.branch,
-        headCommit: gitCommit ?? git.headCommit,
-        modifiedFiles: git.modifiedFiles,
-        createdFiles: git.createdFiles,
-        deletedFiles: git.deletedFiles,
-        diffstat: { filesChanged: git.diffstat.files, insertions: git.diffstat.insertions, deletions: git.diffstat.deletions },
-        commits: git.commits,
-      },
+      git: { ...git, headCommit: gitCommit ?? git.headCommit },
       messages: state.live.map((e) => e.message),
       decisions: state.decisions,
       openItems: state.openItems,
@@ -46,20 +48,20 @@ export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number
         budgets: session.budgets,
       },
       failure: failure ?? null,
+      completed: reason === "completion",
     });
-    Object.assign(state, carryOf(handoff));
     return handoff;
   };
 }
 
-function fallbackFacts(state: LoopState, gitCommit: string | null): GitFacts {
+function fallbackFacts(state: Readonly<LoopState>, gitCommit: string | null): GitFacts {
   return {
     branch: state.session.branch,
     headCommit: gitCommit ?? state.session.headCommit ?? state.session.baseCommit,
     modifiedFiles: [],
     createdFiles: [],
     deletedFiles: [],
-    diffstat: { files: 0, insertions: 0, deletions: 0 },
+    diffstat: { filesChanged: 0, insertions: 0, deletions: 0 },
     commits: [],
   };
 }

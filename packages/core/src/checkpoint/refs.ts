@@ -32,7 +32,9 @@ export function isContextRef(value: unknown): value is ContextRef {
     v !== null &&
     v.version === 1 &&
     Array.isArray(v.ranges) &&
-    v.ranges.every((r) => Array.isArray(r) && r.length === 2 && Number.isInteger(r[0]) && Number.isInteger(r[1]) && r[0] <= r[1]) &&
+    (v.ranges as unknown[]).every(
+      (r) => Array.isArray(r) && r.length === 2 && Number.isInteger(r[0]) && Number.isInteger(r[1]) && r[0] <= r[1],
+    ) &&
     Array.isArray(v.stubbed)
   );
 }

@@ -1,31 +1,43 @@
 import { validatePairing, toolResults } from "@hatloop/context";
 import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../config.js";
 import { runFixture, fakeTool, type Turn } from "../test-support/loop-fixture.js";
 import type { Tool } from "../ports/tools.js";
 
-// A loop long enough to cross 80% and 90% of a small window, with bulky tool results.
+// A loop long enough to cross 80% and 90% of a small window, with bulky tool results: the guard's
+// zones at work, so the cost policy is off here ("zones"); policy.test.ts and the last test cover it.
 
-const fileBody = (n: number) => `// file ${n}\n${Array.from({ length: 40 }, (_, i) => `export const value${n}_${i} = ${i}; // padding line for bulk ${"x".repeat(20)}`).join("\n")}${n === 2 ? "\n// the zebra constant lives here" : ""}`;
+const zones = { context: { ...defaultConfig().context, policy: "zones" as const } };
+
+const fileBody = (n: number) =>
+  `// file ${n}\n${Array.from({ length: 40 }, (_, i) => `export const value${n}_${i} = ${i}; // padding line for bulk ${"x".repeat(20)}`).join("\n")}${n === 2 ? "\n// the zebra constant lives here" : ""}`;
 
 /** Each turn reads a file; `thinking` adds prose the model writes, which stubs cannot shrink. */
 function turns(n: number, thinking = 0): Turn[] {
-  return Array.from({ length: n }, (_, i) => ({ text: `Reading file ${i}. ${"Reasoning about the module layout. ".repeat(thinking)}`, tools: [{ name: "read_file", input: { path: `src/f${i}.ts` } }] }));
+  return Array.from({ length: n }, (_, i) => ({
+    text: `Reading file ${i}. ${"Reasoning about the module layout. ".repeat(thinking)}`,
+    tools: [{ name: "read_file", input: { path: `src/f${i}.ts` } }],
+  }));
 }
 
 describe("context management in the loop", () => {
   it("warns, checkpoints, removes, prunes, stays under target, and loses nothing", async () => {
     const read = fakeTool("read_file", (input) => ({ isError: false, content: fileBody(Number(String(input.path).match(/\d+/)![0])) }));
     // The real recall service, as the tools package's recall tool uses it.
-    const recallTool: Tool = { spec: { name: "recall", description: "recall", inputSchema: { type: "object" } }, run: async (input, context) => {
-      const hits = await context.services.recall(String(input.query), 5);
-      return { isError: false, content: hits.map((h) => `#${h.seq}: ${h.text}`).join("\n") };
-    } };
+    const recallTool: Tool = {
+      spec: { name: "recall", description: "recall", inputSchema: { type: "object" } },
+      run: async (input, context) => {
+        const hits = await context.services.recall(String(input.query), 5);
+        return { isError: false, content: hits.map((h) => `#${h.seq}: ${h.text}`).join("\n") };
+      },
+    };
     const run = await runFixture({
       turns: [...turns(60, 30), { tools: [{ name: "recall", input: { query: "zebra" } }] }],
       tools: [read, recallTool],
       contextWindow: 20_000,
       maxIterations: 61,
       session: { hat: "creator" },
+      config: zones,
     });
     const checkpoints = run.of("checkpoint.saved").map((e) => e.data.reason);
     const compactions = run.of("context.compacted");
@@ -50,7 +62,10 @@ describe("context management in the loop", () => {
     // The live context no longer shows file 2, but recall finds it by a word in it.
     const lastRequest = JSON.stringify(run.model.requests.at(-1)!.messages);
     expect(lastRequest).toContain("[tool result removed from context");
-    const f2Result = run.model.requests.at(-1)!.messages.flatMap((m) => toolResults(m)).find((r) => r.tool_use_id === "toolu_3_0");
+    const f2Result = run.model.requests
+      .at(-1)!
+      .messages.flatMap((m) => toolResults(m))
+      .find((r) => r.tool_use_id === "toolu_3_0");
     expect(f2Result === undefined || String(f2Result.content).startsWith("[tool result removed from context")).toBe(true);
     const recalled = run.messages.at(-1)!.message;
     expect(JSON.stringify(toolResults(recalled)[0]!.content)).toContain("the zebra constant lives here");
@@ -60,10 +75,44 @@ describe("context management in the loop", () => {
 
   it("shows the gauge line to the model from 70% with 'Checkpoint saved' after the warn checkpoint", async () => {
     const read = fakeTool("read_file", (input) => ({ isError: false, content: fileBody(Number(String(input.path).match(/\d+/)![0])) }));
-    const run = await runFixture({ turns: turns(22), tools: [read], contextWindow: 20_000, maxIterations: 22, session: { hat: "creator" } });
+    const run = await runFixture({
+      turns: turns(22),
+      tools: [read],
+      contextWindow: 20_000,
+      maxIterations: 22,
+      session: { hat: "creator" },
+      config: zones,
+    });
     const gauges = run.messages.flatMap((m) => JSON.stringify(m.message).match(/\[Context: \d+% \| \d+k\/20k tokens[^\]]*\]/g) ?? []);
     expect(gauges.length).toBeGreaterThan(0);
     expect(gauges.some((g) => g.endsWith("| Checkpoint saved]"))).toBe(true);
     expect(run.of("context.gauge").some((e) => e.data.zone === "warn")).toBe(true);
+  });
+
+  it("under the balanced policy, compacts at the cheapest size, long before the zones, and keeps what it should", async () => {
+    const read = fakeTool("read_file", (input) => ({ isError: false, content: fileBody(Number(String(input.path).match(/\d+/)![0])) }));
+    const run = await runFixture({
+      turns: turns(60),
+      tools: [read],
+      contextWindow: 100_000,
+      maxIterations: 60,
+      session: { hat: "creator" },
+    });
+    const compactions = run.of("context.compacted");
+    expect(compactions.length).toBeGreaterThan(0);
+    // Far below the 90% zone (the cost model's trigger is about 27k here), down to the policy's 12%
+    // by removing no more tool results than that takes: the newest stay whole.
+    for (const c of compactions) {
+      expect(c.data.tokensBefore).toBeLessThan(40_000);
+      expect(c.data.tokensAfter).toBeLessThan(12_000);
+    }
+    // The first is middle-out removal alone, just enough of it (later ones prune once stubs pile up).
+    expect(compactions[0]!.data).toMatchObject({ strategy: "removal" });
+    expect(compactions[0]!.data.level).toBeLessThan(100);
+    expect(compactions[0]!.data.tokensAfter).toBeGreaterThan(9_000);
+    const last = run.model.requests.at(-1)!.messages.flatMap(toolResults);
+    expect(String(last.at(-1)!.content)).toContain("// file");
+    expect(run.of("context.gauge").some((e) => e.data.zone === "warn" || e.data.zone === "compact")).toBe(false);
+    for (const request of run.model.requests) expect(validatePairing(request.messages)).toEqual([]);
   });
 });

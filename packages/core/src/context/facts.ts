@@ -10,7 +10,7 @@ import type { ModelPort } from "../ports/model.js";
 import { askText } from "./ask-text.js";
 import type { MemoryRecord, Store, Usage } from "../store/port.js";
 
-// Knowledge facts kept from compacted history, per repository, with seed 002's semantics: ADD a new
+// Knowledge facts kept from compacted history, per repository, with the semantics of docs/design/memory-and-recall.md: ADD a new
 // fact, UPDATE one with the same key and a refined value, SUPERSEDE one whose value changed (the old
 // row stays, marked), NONE for what is already known. The model extracts candidates when enabled;
 // the deterministic rules do otherwise, and whenever the model's answer is unusable.
@@ -56,7 +56,9 @@ async function modelCandidates(
   extractor: { model: ModelPort; summaryModel: string; signal: AbortSignal },
 ): Promise<{ facts: FactCandidate[] | null; usage: Usage; costUsd: number } | null> {
   try {
-    const prompt = buildFactExtractionPrompt(messages, { known: known.map((f) => ({ id: f.id, key: f.key, type: f.type, content: f.content })) });
+    const prompt = buildFactExtractionPrompt(messages, {
+      known: known.map((f) => ({ id: f.id, key: f.key, type: f.type, content: f.content })),
+    });
     const { text, usage, costUsd } = await askText(extractor, prompt, 2_048);
     const parsed = parseFactExtractionResponse(text);
     return { facts: parsed.ok ? parsed.facts : null, usage, costUsd };

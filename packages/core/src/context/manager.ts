@@ -1,5 +1,8 @@
 import {
+  calibrateCharsPerToken,
   collectDecisions,
+  cutToFit,
+  DEFAULT_ESTIMATE,
   estimatePromptOverhead,
   estimateTokens,
   gaugeLine,
@@ -13,19 +16,23 @@ import {
   zoneFor,
   contextTokens,
   MARKERS,
+  sendableMessages,
   type EstimateOptions,
   type LatchState,
+  type KeptMessage,
+  newestFailureLine,
   type Message,
 } from "@hatloop/context";
 import type { HatloopConfig } from "../config.js";
 import type { Compaction, ContextHook, ContextView, LiveEntry, Measurement } from "../loop/context-hook.js";
-import type { ModelPort } from "../ports/model.js";
+import type { ContextOverflow, ModelPort } from "../ports/model.js";
 import type { Store, Usage } from "../store/port.js";
 import { appendCompactedHistory, compactedHistoryOf } from "./compacted-history.js";
 import { updateFacts } from "./facts.js";
 import { buildRecalledBlock, recallCapTokens, recallQuery, seqsShownInFull } from "./recall-block.js";
 import { summarizeDropped } from "./summarize.js";
-import { addUsage } from "../loop/state.js";
+import { addUsage, promptTokens } from "../loop/state.js";
+import { CompactionPolicy, type SummaryPricing } from "./policy.js";
 
 // Context management for one session. After each iteration it measures the next request (anchored
 // on the API's reported usage) and feeds a latch, so one pressure episode gives one warn checkpoint
@@ -45,25 +52,31 @@ export interface ContextManagerOptions {
   repoPath: string;
   /** For structured summaries and fact extraction; null: deterministic rules only. */
   summarizer: { model: ModelPort; summaryModel: string } | null;
+  /** What the summary calls of a compaction cost relative to the main model, for the cost policy. */
+  summaryPricing?: SummaryPricing;
 }
 
 export interface ContextManager extends ContextHook {
   /** Re-applies frozen stubs to a restored live context. */
-  restub(messages: Message[], seqs: Array<number | null>, stubbed: ReadonlySet<string>): Message[];
+  restub: (messages: Message[], seqs: Array<number | null>, stubbed: ReadonlySet<string>) => Message[];
 }
 
 export function createContextManager(options: ContextManagerOptions): ContextManager {
   const { config } = options;
   let latch: LatchState = INITIAL_LATCH_STATE;
   let compactRequested = false;
+  const policy = new CompactionPolicy(config.policy, config.llmSummary ? (options.summaryPricing ?? null) : null);
   let lastTokens = 0;
+  // Characters per token of this session's content; the API's own count of an overflowing request
+  // recalibrates it (code and JSON tokenize denser than the default assumes).
+  let charsPerToken: number = DEFAULT_ESTIMATE.charsPerToken;
   const zones = { gaugePct: config.gaugePct, warnPct: config.warnPct, compactPct: config.compactPct };
 
   const measureTokens = (view: ContextView): number => {
-    const estimate: EstimateOptions = { system: view.system, tools: view.tools };
+    const estimate: EstimateOptions = { system: view.system, tools: view.tools, charsPerToken };
     const messages = view.live.map((e) => e.message);
     const anchor = view.anchor && {
-      promptTokens: view.anchor.usage.inputTokens + view.anchor.usage.cacheReadTokens + view.anchor.usage.cacheWriteTokens,
+      promptTokens: promptTokens(view.anchor.usage),
       messageCount: view.anchor.entries,
       overheadEstimate: estimatePromptOverhead(estimate),
     };
@@ -76,46 +89,52 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       lastTokens = tokens;
       const step = stepLatch(latch, tokens, { ...zones, contextWindow: view.contextWindow });
       latch = step.state;
-      if (step.signals.compact) compactRequested = true;
+      policy.observe(tokens);
+      // The zone is the upper bound; the cost policy usually asks well before it.
+      if (step.signals.compact || policy.wants(tokens, view.contextWindow)) compactRequested = true;
+      const zone = zoneFor(tokens, { ...zones, contextWindow: view.contextWindow });
+      // The warn trigger stays spent for the rest of the pressure episode: its checkpoint exists.
+      const checkpointSaved = !latch.warnArmed && (zone === "warn" || zone === "compact");
       return {
         tokens,
         percent: Math.floor((tokens * 100) / view.contextWindow),
-        zone: zoneFor(tokens, { ...zones, contextWindow: view.contextWindow }),
+        zone,
         warnCrossed: step.signals.warnCheckpoint,
+        checkpointSaved,
       };
     },
 
-    gaugeLine(measurement, contextWindow, checkpointSaved) {
-      return gaugeLine({ tokens: measurement.tokens, contextWindow, checkpointSaved }, zones);
+    gaugeLine(measurement, contextWindow) {
+      return gaugeLine({ tokens: measurement.tokens, contextWindow, checkpointSaved: measurement.checkpointSaved }, zones);
     },
 
-    async beforeCall(view, signal): Promise<Compaction | null> {
+    async beforeCall(view, signal, overflow): Promise<Compaction | null> {
       // The latch gives one compaction per pressure episode; past the hard limit the request would
-      // not fit the window at all, so compaction happens whatever the latch says.
+      // not fit the window at all, so compaction happens whatever the latch says. So it does when
+      // the API said the last request did not fit.
       const overLimit = lastTokens >= view.contextWindow * HARD_LIMIT;
-      if (!compactRequested && !overLimit) return null;
+      if (!compactRequested && !overLimit && !overflow) return null;
       compactRequested = false;
-      const estimate = (m: readonly Message[]) => estimateTokens(m, { system: view.system, tools: view.tools });
       const messages = view.live.map((e) => e.message);
-      const seqs = view.live.map((e) => e.seq);
-      const packetTokens = recallCapTokens(config.recallCapTokens, view.contextWindow) + 2_500;
-      const plan = planCompaction(messages, {
-        compactAt: Math.floor((view.contextWindow * config.compactPct) / 100),
-        targetPct: config.targetPct,
-        seqs: seqs.map((s) => s ?? undefined),
-        frozen: [...view.stubbed],
-        keepTurns: config.keepTurns,
-        maxStubs: config.maxStubs,
-        reserveTokens: packetTokens,
-        estimate,
-      });
-      const stubbed = new Set(plan.frozen);
-      const base = { level: plan.level, tokensBefore: plan.tokensBefore };
-      if (plan.strategy === "removal") {
-        const live = view.live.map((entry, i): LiveEntry => ({ ...entry, message: plan.messages[i]! }));
-        return { ...base, live, stubbed, strategy: "removal", removed: plan.removed.length, tokensAfter: plan.tokensAfter, summary: null };
+      const shape = { system: view.system, tools: view.tools };
+      if (overflow?.promptTokens) {
+        charsPerToken = calibrateCharsPerToken(
+          { messages: sendableMessages(messages), measuredTokens: overflow.promptTokens },
+          { ...shape, charsPerToken },
+        );
       }
-      return prune(options, view, plan, stubbed, estimate, signal);
+      const estimate = (m: readonly Message[]) => estimateTokens(m, { ...shape, charsPerToken });
+      const compaction = await compact(options, view, {
+        messages,
+        estimate,
+        overflow,
+        signal,
+        residual: policy.residual(view.contextWindow),
+      });
+      const fitted = fitHardLimit(compaction, Math.floor(view.contextWindow * HARD_LIMIT), estimate);
+      lastTokens = fitted.tokensAfter;
+      policy.compacted(fitted.tokensAfter);
+      return fitted;
     },
 
     restub(messages, seqs, stubbed) {
@@ -126,6 +145,84 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
 }
 
 type Plan = ReturnType<typeof planCompaction>;
+
+interface CompactInput {
+  messages: Message[];
+  estimate: (m: readonly Message[]) => number;
+  overflow: ContextOverflow | undefined;
+  signal: AbortSignal;
+  /** What the cost policy keeps; null: the guard's target (targetPct of the compaction zone). */
+  residual: number | null;
+}
+
+/** Middle-out removal when it is enough, else turn-aware pruning. */
+async function compact(options: ContextManagerOptions, view: ContextView, input: CompactInput): Promise<Compaction> {
+  const { config } = options;
+  const { messages, estimate } = input;
+  let compactAt = Math.floor((view.contextWindow * config.compactPct) / 100);
+  // 413 says the body is over the size limit and gives no count: aim at half of what was sent.
+  if (input.overflow && input.overflow.promptTokens === null)
+    compactAt = Math.min(compactAt, Math.floor((estimate(messages) * 50) / config.targetPct));
+  const packetTokens = recallCapTokens(config.recallCapTokens, view.contextWindow) + 2_500;
+  const guardTarget = Math.floor((compactAt * config.targetPct) / 100);
+  const plan = planCompaction(messages, {
+    compactAt,
+    targetPct: config.targetPct,
+    targetTokens: input.residual === null ? guardTarget : Math.min(guardTarget, input.residual),
+    seqs: view.live.map((e) => e.seq ?? undefined),
+    frozen: [...view.stubbed],
+    keepTurns: config.keepTurns,
+    maxStubs: config.maxStubs,
+    reserveTokens: packetTokens,
+    estimate,
+  });
+  const stubbed = new Set(plan.frozen);
+  if (plan.strategy === "removal") {
+    const live = liveOf(view, plan.kept);
+    return {
+      level: plan.level,
+      tokensBefore: plan.tokensBefore,
+      live,
+      stubbed,
+      strategy: "removal",
+      removed: plan.removed.length,
+      tokensAfter: plan.tokensAfter,
+      summary: null,
+    };
+  }
+  return prune(options, view, plan, stubbed, estimate, input.signal);
+}
+
+/**
+ * The live entries of a compacted history. A message compaction wrote, or one whose leading results
+ * were cut, no longer equals a stored message: it becomes a stored message of its own, so a
+ * checkpoint can still reference it.
+ */
+function liveOf(view: ContextView, kept: readonly KeptMessage[]): LiveEntry[] {
+  return kept.map(({ source, message, trimmed }) => {
+    const original = source === null ? undefined : view.live[source];
+    return original === undefined || trimmed ? { seq: null, kind: "injected", message } : { ...original, message };
+  });
+}
+
+/**
+ * Past compaction, a request still over the hard limit holds one item too big for any context: its
+ * largest tool results are cut to fit (the originals stay stored). A cut message becomes a stored
+ * message of its own, so a checkpoint can reference it.
+ */
+function fitHardLimit(compaction: Compaction, limit: number, estimate: (m: readonly Message[]) => number): Compaction {
+  if (compaction.tokensAfter <= limit) return compaction;
+  const cut = cutToFit(
+    compaction.live.map((e) => e.message),
+    limit,
+    estimate,
+  );
+  if (cut.changed.length === 0) return compaction;
+  const live = compaction.live.map((entry, i): LiveEntry =>
+    cut.changed.includes(i) ? { seq: null, kind: "injected", message: cut.messages[i]! } : entry,
+  );
+  return { ...compaction, live, strategy: `${compaction.strategy}+cut`, tokensAfter: cut.tokensAfter };
+}
 
 function sumCosts(calls: Array<{ usage: Usage | null; costUsd: number }>): Compaction["cost"] {
   const made = calls.filter((c): c is { usage: Usage; costUsd: number } => c.usage !== null);
@@ -145,18 +242,23 @@ async function prune(
 ): Promise<Compaction> {
   const { store, config } = options;
   const dropped = new Set(plan.dropped);
-  const removedIdx = new Set([...plan.dropped, ...plan.artifacts]);
-  const keptIdx = view.live.map((_, i) => i).filter((i) => !removedIdx.has(i));
-  if (keptIdx.length !== plan.messages.length) throw new Error(`pruning kept ${plan.messages.length} messages for ${keptIdx.length} entries`);
-  const trimmed = new Set(plan.trimmed);
   // The task message is pinned: whatever else goes, the goal stays verbatim.
   const pinTask = dropped.has(0);
   const droppedEntries = plan.dropped.filter((i) => !(pinTask && i === 0)).map((i) => view.live[i]!);
   const droppedMessages = droppedEntries.map((e) => e.message);
 
   const summarizer = config.llmSummary ? options.summarizer : null;
-  const summary = await summarizeDropped(droppedMessages, { model: summarizer?.model ?? null, summaryModel: summarizer?.summaryModel ?? "", signal });
-  const facts = await updateFacts(store, { repoPath: options.repoPath, sessionId: options.sessionId, iteration: view.iteration }, droppedMessages, summarizer ? { ...summarizer, signal } : null);
+  const summary = await summarizeDropped(droppedMessages, {
+    model: summarizer?.model ?? null,
+    summaryModel: summarizer?.summaryModel ?? "",
+    signal,
+  });
+  const facts = await updateFacts(
+    store,
+    { repoPath: options.repoPath, sessionId: options.sessionId, iteration: view.iteration },
+    droppedMessages,
+    summarizer ? { ...summarizer, signal } : null,
+  );
   const droppedSeqs = droppedEntries.flatMap((e) => (e.seq === null ? [] : [e.seq]));
   const entry = renderCompactedHistory(summary.text, {
     source: summary.source,
@@ -164,27 +266,43 @@ async function prune(
     seqs: droppedSeqs.length ? { from: Math.min(...droppedSeqs), to: Math.max(...droppedSeqs) } : undefined,
   });
 
-  const kept: LiveEntry[] = keptIdx.map((index, k) =>
-    // A kept message whose leading results were cut no longer equals its stored form: it becomes a
-    // stored message of its own, so a checkpoint can still reference it.
-    trimmed.has(index) ? { seq: null, kind: "injected", message: plan.messages[k]! } : { ...view.live[index]!, message: plan.messages[k]! },
-  );
+  const kept = liveOf(view, plan.kept);
   const packet: string[] = [compactedHistoryOf(appendCompactedHistory(view.scratchpad, entry))];
   // What the user said after the task is pinned like the task: pruning may drop the turns it came in.
-  if (view.instructions.length) packet.push(`${MARKERS.continuation} What the user said after the task, verbatim:\n${view.instructions.map((t) => `- ${t}`).join("\n")}`);
+  if (view.instructions.length)
+    packet.push(
+      `${MARKERS.continuation} What the user said after the task, verbatim:\n${view.instructions.map((t) => `- ${t}`).join("\n")}`,
+    );
   // So are the decisions: a summary covers only the turns it replaced, and the oldest summaries go
   // first, but a resumed train of thought needs every choice still in force (superseded ones are not).
   const decisions = collectDecisions(view.decisions, droppedMessages, parseScratchpad(view.scratchpad));
   const inForce = keyDecisionsOf(decisions);
-  if (inForce.length) packet.push(`${MARKERS.continuation} Decisions so far, oldest first (a later one replaces an earlier one on the same setting):\n${inForce.map((d) => `- ${d}`).join("\n")}`);
+  if (inForce.length)
+    packet.push(
+      `${MARKERS.continuation} Decisions so far, oldest first (a later one replaces an earlier one on the same setting):\n${inForce.map((d) => `- ${d}`).join("\n")}`,
+    );
+  // And the newest failure: the turn that showed it may be gone, and it is what the work is about.
+  const lastFailure = newestFailureLine(droppedMessages) ?? view.lastFailure;
+  if (lastFailure !== null && newestFailureLine(kept.map((e) => e.message)) === null) {
+    packet.push(`${MARKERS.continuation} The last failure seen (open until a later run passes):\n${lastFailure}`);
+  }
   const query = recallQuery(view.task, view.instructions, view.openItems);
   if (query) {
     const facts = await store.memories.listActive(options.repoPath, { kind: "fact", limit: 40 });
     const keptSeqs = seqsShownInFull([view.live[0]!, ...kept], stubbed);
-    const recalled = await buildRecalledBlock(store, options.sessionId, { query, excludeSeqs: keptSeqs, facts, capTokens: recallCapTokens(config.recallCapTokens, view.contextWindow) });
+    const recalled = await buildRecalledBlock(store, options.sessionId, {
+      query,
+      excludeSeqs: keptSeqs,
+      facts,
+      capTokens: recallCapTokens(config.recallCapTokens, view.contextWindow),
+    });
     if (recalled) packet.push(recalled.text);
   }
-  const summaryEntry: LiveEntry = { seq: null, kind: "injected", message: { role: "user", content: packet.map((text) => ({ type: "text" as const, text })) } };
+  const summaryEntry: LiveEntry = {
+    seq: null,
+    kind: "injected",
+    message: { role: "user", content: packet.map((text) => ({ type: "text" as const, text })) },
+  };
   const live = [...(pinTask ? [view.live[0]!] : []), summaryEntry, ...kept];
   return {
     live,
@@ -195,7 +313,9 @@ async function prune(
     tokensBefore: plan.tokensBefore,
     tokensAfter: estimate(live.map((e) => e.message)),
     summary: entry,
+    ...(summary.fallbackReason ? { summaryFallback: summary.fallbackReason } : {}),
     cost: sumCosts([summary, facts]),
     decisions,
+    lastFailure,
   };
 }

@@ -2,7 +2,7 @@ import { extractKeywords, MARKERS, toolResults, type Message } from "@hatloop/co
 import type { MemoryRecord, SearchHit, Store } from "../store/port.js";
 import { messageText } from "./message-text.js";
 
-// The automatic recalled-context block (seed 002): after a compaction drops older turns, stored
+// The automatic recalled-context block (docs/design/memory-and-recall.md): after a compaction drops older turns, stored
 // messages relevant to what the user asked are brought back, under a hard cap of
 // min(cap, 10% of the window) tokens — 30% for knowledge facts, 70% for detail. It is built once per
 // compaction (so the cached prefix survives), and recall never returns injected text, so recalled
@@ -36,9 +36,19 @@ export async function buildRecalledBlock(
 ): Promise<{ text: string; hits: number; tokens: number } | null> {
   const budget = options.capTokens * CHARS_PER_TOKEN;
   if (budget < 200) return null;
-  const knowledge = take(options.facts.map((f) => `- [${f.type}] ${f.content}`), Math.floor(budget * 0.3));
-  const hits = await store.messages.search(sessionId, options.query, { limit: 12, excludeSeqs: options.excludeSeqs, kinds: ["conversation"] });
-  const detail = take(hits.map((h) => `[#${h.seq} · iteration ${h.iteration} · ${h.role}] ${excerpt(h, options.query)}`), budget - knowledgeChars(knowledge));
+  const knowledge = take(
+    options.facts.map((f) => `- [${f.type}] ${f.content}`),
+    Math.floor(budget * 0.3),
+  );
+  const hits = await store.messages.search(sessionId, options.query, {
+    limit: 12,
+    excludeSeqs: options.excludeSeqs,
+    kinds: ["conversation"],
+  });
+  const detail = take(
+    hits.map((h) => `[#${h.seq} · iteration ${h.iteration} · ${h.role}] ${excerpt(h, options.query)}`),
+    budget - knowledgeChars(knowledge),
+  );
   if (knowledge.length === 0 && detail.length === 0) return null;
   const text = [
     `${MARKERS.recalled} source="hatloop" query="${options.query.replace(/"/g, "'")}">`,

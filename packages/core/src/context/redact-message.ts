@@ -1,4 +1,4 @@
-import { redactSecrets, type ContentBlock, type Message } from "@hatloop/context";
+import { jsonText, MAX_JSON_DEPTH, redactSecrets, type ContentBlock, type Message } from "@hatloop/context";
 
 // Secrets never reach the database or the model's next request: every message is redacted when it
 // enters the live context, before it is stored. Thinking blocks are the one exception: the API
@@ -16,6 +16,7 @@ export function redactMessage(message: Message): Message {
     changed ||= next !== block;
     return next;
   });
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
   return changed ? { ...message, content } : message;
 }
 
@@ -46,15 +47,23 @@ function redactBlock(block: ContentBlock): ContentBlock {
   }
 }
 
-/** Every string inside a JSON value, redacted; the same object back when nothing changed. */
+/**
+ * Every string inside a JSON value, redacted; the same object back when nothing changed. Below
+ * MAX_JSON_DEPTH levels the rest is redacted as JSON text (as the loop stores it): no deep recursion.
+ */
 export function redactValue(value: unknown): unknown {
+  return redactAt(value, 0);
+}
+
+function redactAt(value: unknown, depth: number): unknown {
   if (typeof value === "string") return redactSecrets(value);
+  if (typeof value === "object" && value !== null && depth >= MAX_JSON_DEPTH) return redactSecrets(jsonText(value));
   if (Array.isArray(value)) {
-    const next = value.map(redactValue);
+    const next = value.map((v) => redactAt(v, depth + 1));
     return next.some((v, i) => v !== value[i]) ? next : value;
   }
   if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value).map(([k, v]) => [k, redactValue(v)] as const);
+    const entries = Object.entries(value).map(([k, v]) => [k, redactAt(v, depth + 1)] as const);
     return entries.some(([k, v]) => v !== (value as Record<string, unknown>)[k]) ? Object.fromEntries(entries) : value;
   }
   return value;

@@ -1,31 +1,30 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { hatSchema, type Hat } from "./hat.js";
 
 // Hats come from the bundled prompts/hats/ directory; a repository's .hatloop/hats/ adds hats or
-// replaces bundled ones by name. A broken hat file is a one-line error naming the file.
+// replaces bundled ones by name. A broken hat file is a one-line error naming the file. Reading the
+// files is the caller's (core reads no file system).
 
 export class HatError extends Error {}
 
-export function loadHats(dirs: string[]): Map<string, Hat> {
+/** A hat file's path (named in errors) and text. */
+export interface HatFile {
+  path: string;
+  text: string;
+}
+
+/** The hats of `files` by name, in order: a later file replaces an earlier hat of the same name. */
+export function hatsFrom(files: readonly HatFile[], searched: readonly string[]): Map<string, Hat> {
   const hats = new Map<string, Hat>();
-  for (const dir of dirs) {
-    if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".md")).sort()) {
-      const hat = parseHatFile(join(dir, file));
-      hats.set(hat.name, hat);
-    }
+  for (const file of files) {
+    const hat = parseHat(file.text, file.path);
+    hats.set(hat.name, hat);
   }
-  if (hats.size === 0) throw new HatError(`no hats found in ${dirs.join(", ")}`);
+  if (hats.size === 0) throw new HatError(`no hats found in ${searched.join(", ")}`);
   return hats;
 }
 
-export function parseHatFile(path: string): Hat {
-  return parseHat(readFileSync(path, "utf8"), path);
-}
-
-export function parseHat(text: string, source: string): Hat {
+function parseHat(text: string, source: string): Hat {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!match) throw new HatError(`invalid hat file ${source}: expected YAML frontmatter between --- lines`);
   let front: unknown;

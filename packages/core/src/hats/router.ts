@@ -4,9 +4,7 @@ import type { Hat } from "./hat.js";
 // publish what it declares; anything else is refused with a reason the model is told (a peer bug was
 // to log routing errors silently).
 
-export type RouteResult =
-  | { kind: "route"; to: Hat }
-  | { kind: "rejected"; reason: string };
+export type RouteResult = { kind: "route"; to: Hat } | { kind: "rejected"; reason: string };
 
 export function routeEvent(hats: Map<string, Hat>, from: Hat, topic: string): RouteResult {
   if (!from.publishes.includes(topic)) {

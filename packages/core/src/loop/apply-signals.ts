@@ -1,5 +1,7 @@
 import type { Signal } from "../signals/types.js";
 import { replaceScratchpad } from "../context/compacted-history.js";
+import { apply } from "./apply.js";
+import { emitChecklistStep, saveChecklist, stepChecklist } from "./checklist.js";
 import type { LoopContext } from "./loop-context.js";
 
 export interface SignalEffects {
@@ -9,78 +11,64 @@ export interface SignalEffects {
   acknowledged: boolean;
 }
 
-/** Applies signals (from text or from loop tools) to the loop state, the store and the event stream. */
+/**
+ * Applies signals (from text or from loop tools), in the order written: each one writes the store
+ * and the event stream as it comes, and the new scratchpad, checklist and notes are applied to the
+ * loop state together at the end.
+ */
 export async function applySignals(ctx: LoopContext, signals: Signal[]): Promise<SignalEffects> {
+  const { state, emitter } = ctx;
   const effects: SignalEffects = { progressed: false, event: null, acknowledged: false };
+  let scratchpad = state.scratchpad;
+  let checklist = state.checklist;
+  const notes: string[] = [];
   for (const signal of signals) {
     switch (signal.kind) {
-      case "scratchpad":
-        effects.progressed ||= await setScratchpad(ctx, signal.content);
+      case "scratchpad": {
+        const content = replaceScratchpad(scratchpad, signal.content);
+        if (content === scratchpad) break;
+        scratchpad = content;
+        await ctx.deps.store.sessions.update(state.session.id, { scratchpad: content });
+        emitter.emit("signal.scratchpad", { chars: content.length, content: content.slice(0, 8_000) });
+        effects.progressed = true;
         break;
+      }
       case "checklist_add":
       case "checklist_done":
-      case "checklist_failed":
-        effects.progressed ||= await applyChecklist(ctx, signal);
+      case "checklist_failed": {
+        const step = stepChecklist(checklist, signal);
+        await saveChecklist(ctx, [step]);
+        emitChecklistStep(emitter, step);
+        if (step.note) notes.push(step.note);
+        if (step.write) effects.progressed = true;
+        checklist = step.checklist;
         break;
+      }
       case "memory":
         await remember(ctx, signal.memoryType, signal.text);
         break;
       case "event":
-        if (effects.event) ctx.state.notes.push(`Only one event per response counts; EVENT:${signal.topic} was ignored.`);
+        if (effects.event) notes.push(`Only one event per response counts; EVENT:${signal.topic} was ignored.`);
         else effects.event = { topic: signal.topic, payload: signal.payload };
-        ctx.emitter.emit("signal.event", { topic: signal.topic, payload: signal.payload });
+        emitter.emit("signal.event", { topic: signal.topic, payload: signal.payload });
         break;
       case "acknowledge":
         effects.acknowledged = true;
-        ctx.emitter.emit("signal.acknowledge", {});
+        emitter.emit("signal.acknowledge", {});
         break;
       case "malformed":
-        ctx.emitter.emit("signal.malformed", { signal: signal.signal, line: signal.line, reason: signal.reason });
-        ctx.state.notes.push(`Your ${signal.signal} signal was not applied (${signal.reason}): ${signal.line}`);
+        emitter.emit("signal.malformed", { signal: signal.signal, line: signal.line, reason: signal.reason });
+        notes.push(`Your ${signal.signal} signal was not applied (${signal.reason}): ${signal.line}`);
         break;
     }
   }
+  apply(state, {
+    type: "signalled",
+    scratchpad: scratchpad === state.scratchpad ? null : scratchpad,
+    checklist: checklist === state.checklist ? null : checklist,
+  });
+  apply(state, { type: "noted", notes });
   return effects;
-}
-
-async function setScratchpad(ctx: LoopContext, written: string): Promise<boolean> {
-  const { state } = ctx;
-  const content = replaceScratchpad(state.scratchpad, written);
-  if (content === state.scratchpad) return false;
-  state.scratchpad = content;
-  await ctx.deps.store.sessions.update(state.session.id, { scratchpad: content });
-  ctx.emitter.emit("signal.scratchpad", { chars: content.length, content: content.slice(0, 8_000) });
-  return true;
-}
-
-type ChecklistSignal = Extract<Signal, { kind: "checklist_add" | "checklist_done" | "checklist_failed" }>;
-
-/** Applies one checklist signal; true when something changed. Exported for streaming use. */
-export async function applyChecklist(ctx: LoopContext, signal: ChecklistSignal): Promise<boolean> {
-  const { state, deps } = ctx;
-  const sessionId = state.session.id;
-  const existing = state.checklist.find((i) => i.id === signal.id);
-  if (signal.kind === "checklist_add") {
-    if (existing?.description === signal.description) return false;
-    await deps.store.checklist.upsert(sessionId, [{ id: signal.id, description: signal.description }]);
-    if (existing) existing.description = signal.description;
-    else state.checklist.push({ id: signal.id, description: signal.description, status: "pending", reason: null });
-    ctx.emitter.emit("checklist.set", { items: state.checklist.map((i) => ({ id: i.id, description: i.description, status: i.status })) });
-    return true;
-  }
-  const status = signal.kind === "checklist_done" ? "done" : "failed";
-  const reason = signal.kind === "checklist_failed" ? signal.reason : null;
-  ctx.emitter.emit("signal.checklist", { id: signal.id, status, reason, known: Boolean(existing) });
-  if (!existing) {
-    const ids = state.checklist.map((i) => i.id).join(", ") || "none yet; add them with CHECKLIST_ADD";
-    state.notes.push(`There is no checklist item "${signal.id}" (items: ${ids}).`);
-    return false;
-  }
-  if (existing.status === status && existing.reason === reason) return false;
-  existing.status = status;
-  existing.reason = reason;
-  await deps.store.checklist.setStatus(sessionId, signal.id, status, reason);
-  return true;
 }
 
 async function remember(ctx: LoopContext, type: string, text: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { DecisionRecord, Message } from "@hatloop/context";
-import type { ToolSpec } from "../ports/model.js";
+import type { ContextOverflow, ToolSpec } from "../ports/model.js";
 import type { Usage } from "../store/port.js";
 
 // The seam between the loop and context management. The loop owns the live context (what the next
@@ -35,6 +35,8 @@ export interface ContextView {
   openItems: string[];
   /** The running decisions, carried from handoff to handoff. */
   decisions: readonly DecisionRecord[];
+  /** The newest failure line, carried from handoff to handoff (null: none seen). */
+  lastFailure: string | null;
 }
 
 export interface Compaction {
@@ -47,10 +49,14 @@ export interface Compaction {
   tokensAfter: number;
   /** Appended to the scratchpad's "Compacted History". */
   summary: string | null;
+  /** Why the LLM summary was not used when it was asked for (the mechanical one stands in), else absent. */
+  summaryFallback?: string;
   /** What the summary and fact-extraction calls cost, added to the session's totals. */
   cost?: { usage: Usage; costUsd: number };
   /** The running decisions with those of the dropped turns merged in, when turns were dropped. */
   decisions?: DecisionRecord[];
+  /** The newest failure line when turns were dropped (it may have left with them). */
+  lastFailure?: string | null;
 }
 
 export interface Measurement {
@@ -59,15 +65,21 @@ export interface Measurement {
   zone: "green" | "gauge" | "warn" | "compact";
   /** True once per pressure episode when the warn threshold is crossed: write a checkpoint. */
   warnCrossed: boolean;
+  /** A warn-threshold checkpoint exists for the current pressure episode (the gauge says so). */
+  checkpointSaved: boolean;
 }
 
 export interface ContextHook {
-  /** Before the model call: returns a compaction when the live context must shrink, else null. */
-  beforeCall(view: ContextView, signal: AbortSignal): Promise<Compaction | null>;
+  /**
+   * Before the model call: returns a compaction when the live context must shrink, else null. With
+   * `overflow` (the API said the last request did not fit) it compacts whatever the zones say,
+   * taking the API's count as the true size of that request.
+   */
+  beforeCall(view: ContextView, signal: AbortSignal, overflow?: ContextOverflow): Promise<Compaction | null>;
   /** After an iteration, with the next request's contents known. */
   measure(view: ContextView): Measurement;
   /** The one-line gauge shown to the model, or null below the gauge threshold. */
-  gaugeLine(measurement: Measurement, contextWindow: number, checkpointSaved: boolean): string | null;
+  gaugeLine(measurement: Measurement, contextWindow: number): string | null;
   /** Automatic recall to inject before a call (a recalled-context block), or null. */
   recallBlock?(view: ContextView): Promise<string | null>;
 }

@@ -62,6 +62,7 @@ export class LoopControl {
   async waitWhilePaused(onPause: () => void): Promise<void> {
     if (!this.pausedFlag) return;
     onPause();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
     while (this.pausedFlag && !this.interruptedFlag && !this.stopFlag) {
       await new Promise<void>((resolve) => this.wakers.push(resolve));
     }

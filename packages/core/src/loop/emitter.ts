@@ -1,4 +1,4 @@
-import type { EventData, EventSink, LoopEventType, LoopEvent } from "../events.js";
+import { EVENT_VERSION, type EventData, type EventSink, type LoopEventType, type LoopEvent } from "../events.js";
 
 /** Stamps events with session, iteration and time, and fans them out to every sink. */
 export class Emitter {
@@ -11,7 +11,7 @@ export class Emitter {
   ) {}
 
   emit<K extends LoopEventType>(type: K, data: EventData<K>): void {
-    const event = { sessionId: this.sessionId, iteration: this.iteration, ts: this.now(), type, data } as LoopEvent;
+    const event = { v: EVENT_VERSION, sessionId: this.sessionId, iteration: this.iteration, ts: this.now(), type, data } as LoopEvent;
     for (const sink of this.sinks) sink(event);
   }
 }

@@ -1,40 +1,32 @@
-import type { ToolResultBlock, ToolUseBlock } from "@hatloop/context";
+import { jsonText, MAX_JSON_DEPTH, type ToolUseBlock } from "@hatloop/context";
 import { hatToolNames } from "../hats/hat.js";
 import type { Tool, ToolResult, ToolServices } from "../ports/tools.js";
-import type { Signal } from "../signals/types.js";
+import { tooDeepInput } from "./deep-input.js";
 import { LOOP_TOOL_NAMES, loopToolSignals } from "./loop-tools.js";
 import { handleNotices } from "./health-notes.js";
+import type { ExecutionResult } from "./execution.js";
 import type { LoopContext } from "./loop-context.js";
+import { redactedPrefix } from "../redaction/redacted-prefix.js";
 
 // Runs the tool calls of one response, in order. Every tool_use gets exactly one tool_result, also
 // when a call is refused (not the hat's tool, a repeated call) or the run is interrupted: the API
 // rejects a conversation with an unanswered tool call.
 
-export interface CallRecord {
-  call: ToolUseBlock;
-  result: ToolResult;
-  durationMs: number;
-}
-
-export interface ExecutionResult {
-  blocks: ToolResultBlock[];
-  records: CallRecord[];
-  /** Signals carried by loop-tool calls, applied after the response's text signals. */
-  signals: Signal[];
-}
-
 export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], services: ToolServices): Promise<ExecutionResult> {
   const { state, deps } = ctx;
   const allowed = hatToolNames(state.hat, ctx.toolNames);
   const byName = new Map<string, Tool>(deps.tools.map((t) => [t.spec.name, t]));
-  const out: ExecutionResult = { blocks: [], records: [], signals: [] };
+  const out: ExecutionResult = { blocks: [], records: [], signals: [], signatures: [] };
   for (const call of calls) {
     const started = ctx.now();
     const input = isRecord(call.input) ? call.input : {};
     ctx.emitter.emit("tool.call", { id: call.id, name: call.name, summary: summarizeInput(input) });
     let result: ToolResult;
+    const tooDeep = tooDeepInput(call.name, input);
     if (deps.control.signal.aborted) {
       result = { isError: true, content: "Not run: hatloop was interrupted before this call ran. Run it again if it is still needed." };
+    } else if (tooDeep) {
+      result = { isError: true, content: tooDeep };
     } else if (LOOP_TOOL_NAMES.has(call.name)) {
       const signals = loopToolSignals(call.name, input, ctx.knownTopics);
       if (typeof signals === "string") result = { isError: true, content: `${call.name}: ${signals}` };
@@ -45,9 +37,12 @@ export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], 
     } else if (!byName.has(call.name)) {
       result = { isError: true, content: `There is no tool named ${call.name}.` };
     } else if (!allowed.has(call.name)) {
-      result = { isError: true, content: `The ${call.name} tool is not available to the ${state.hat.name} hat (available: ${[...allowed].sort().join(", ")}).` };
+      result = {
+        isError: true,
+        content: `The ${call.name} tool is not available to the ${state.hat.name} hat (available: ${[...allowed].sort().join(", ")}).`,
+      };
     } else {
-      result = await runGuarded(ctx, byName.get(call.name)!, call, input, services);
+      result = await runGuarded(ctx, byName.get(call.name)!, call, input, services, out.signatures);
     }
     result = capResult(result, ctx.config.tools.maxResultChars);
     const durationMs = ctx.now() - started;
@@ -59,19 +54,26 @@ export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], 
       isError: result.isError,
       chars: result.content.length,
       durationMs,
-      preview: result.content.slice(0, 160).replace(/\s+/g, " "),
+      preview: redactedPrefix(result.content, 160).replace(/\s+/g, " "),
     });
   }
   return out;
 }
 
 /** Repetition check, then the tool; a throwing tool becomes an error result. */
-async function runGuarded(ctx: LoopContext, tool: Tool, call: ToolUseBlock, input: Record<string, unknown>, services: ToolServices): Promise<ToolResult> {
+async function runGuarded(
+  ctx: LoopContext,
+  tool: Tool,
+  call: ToolUseBlock,
+  input: Record<string, unknown>,
+  services: ToolServices,
+  ran: string[],
+): Promise<ToolResult> {
   const signature = `${call.name}:${stableJson(input)}`;
   const repetition = ctx.health.beforeCall(signature);
   handleNotices(ctx, repetition.notices);
   if (repetition.refuse) return { isError: true, content: repetition.refuse };
-  ctx.state.seenCalls.add(signature);
+  ran.push(signature);
   try {
     return await tool.run(input, {
       worktree: ctx.state.session.worktreePath,
@@ -99,12 +101,19 @@ export function capResult(result: ToolResult, maxChars: number): ToolResult {
 export function summarizeInput(input: Record<string, unknown>): string {
   const key = ["path", "command", "pattern", "query", "topic", "file"].find((k) => typeof input[k] === "string");
   const text = key ? String(input[key]) : stableJson(input);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return text.length > 120 ? `${redactedPrefix(text, 117)}...` : text;
 }
 
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(",")}}`;
+/** JSON with sorted keys, for call signatures; past MAX_JSON_DEPTH plain JSON text (no deep recursion). */
+function stableJson(value: unknown, depth = 0): string {
+  if (depth >= MAX_JSON_DEPTH) return jsonText(value);
+  if (Array.isArray(value)) return `[${value.map((v) => stableJson(v, depth + 1)).join(",")}]`;
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(value[k], depth + 1)}`)
+      .join(",")}}`;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify returns undefined for undefined, a function or a symbol, though lib.d.ts says string
   return JSON.stringify(value) ?? "null";
 }
 

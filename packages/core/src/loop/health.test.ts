@@ -4,7 +4,7 @@ import { LoopHealth } from "./health.js";
 describe("loop health", () => {
   it("hints at the third identical call, refuses from the fifth, stops after three refusals", () => {
     const health = new LoopHealth();
-    const levels = Array.from({ length: 7 }, () => health.beforeCall("read_file:{\"path\":\"a\"}"));
+    const levels = Array.from({ length: 7 }, () => health.beforeCall('read_file:{"path":"a"}'));
     expect(levels.map((l) => l.refuse !== null)).toEqual([false, false, false, false, true, true, true]);
     expect(levels[2]!.notices[0]).toMatchObject({ kind: "repetition", level: "hint" });
     expect(levels[6]!.notices[0]).toMatchObject({ kind: "repetition", level: "stop" });

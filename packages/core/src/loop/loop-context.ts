@@ -10,7 +10,8 @@ import type { LoopState } from "./state.js";
 export interface LoopContext {
   deps: LoopDeps;
   config: HatloopConfig;
-  state: LoopState;
+  /** Read-only here: the state changes only through apply() (apply.ts). */
+  state: Readonly<LoopState>;
   emitter: Emitter;
   health: LoopHealth;
   checkpointer: Checkpointer;

@@ -8,7 +8,8 @@ import { MEMORY_TYPES, type MemoryType, type Signal } from "../signals/types.js"
 export const LOOP_TOOL_SPECS: ToolSpec[] = [
   {
     name: "update_scratchpad",
-    description: "Replace your scratchpad (Current Understanding, Current Plan, Key Decisions, Blockers, Last Action). Same as the SCRATCHPAD: signal.",
+    description:
+      "Replace your scratchpad (Current Understanding, Current Plan, Key Decisions, Blockers, Last Action). Same as the SCRATCHPAD: signal.",
     inputSchema: { type: "object", properties: { content: { type: "string" } }, required: ["content"] },
   },
   {
@@ -17,16 +18,30 @@ export const LOOP_TOOL_SPECS: ToolSpec[] = [
     inputSchema: {
       type: "object",
       properties: {
-        add: { type: "array", items: { type: "object", properties: { id: { type: "string" }, description: { type: "string" } }, required: ["id", "description"] } },
+        add: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { id: { type: "string" }, description: { type: "string" } },
+            required: ["id", "description"],
+          },
+        },
         done: { type: "array", items: { type: "string" } },
-        failed: { type: "array", items: { type: "object", properties: { id: { type: "string" }, reason: { type: "string" } }, required: ["id", "reason"] } },
+        failed: {
+          type: "array",
+          items: { type: "object", properties: { id: { type: "string" }, reason: { type: "string" } }, required: ["id", "reason"] },
+        },
       },
     },
   },
   {
     name: "remember",
     description: "Keep a fact for later sessions in this repository. Same as the MEMORY: signal.",
-    inputSchema: { type: "object", properties: { type: { type: "string", enum: [...MEMORY_TYPES] }, text: { type: "string" } }, required: ["type", "text"] },
+    inputSchema: {
+      type: "object",
+      properties: { type: { type: "string", enum: [...MEMORY_TYPES] }, text: { type: "string" } },
+      required: ["type", "text"],
+    },
   },
   {
     name: "publish_event",
@@ -73,7 +88,8 @@ export function loopToolSignals(name: string, input: Record<string, unknown>, kn
     case "remember": {
       const type = str(input.type)?.toLowerCase();
       const text = str(input.text);
-      if (!type || !MEMORY_TYPES.includes(type as MemoryType) || !text) return `type must be one of ${MEMORY_TYPES.join(", ")} and text non-empty`;
+      if (!type || !MEMORY_TYPES.includes(type as MemoryType) || !text)
+        return `type must be one of ${MEMORY_TYPES.join(", ")} and text non-empty`;
       return [{ kind: "memory", memoryType: type as MemoryType, text }];
     }
     case "publish_event": {

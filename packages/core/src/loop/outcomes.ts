@@ -1,29 +1,60 @@
 import type { CheckpointReason } from "../store/port.js";
+import { errorLine } from "../text/error-line.js";
 import type { FailureContext } from "../checkpoint/checkpointer.js";
-import type { LoopOutcome, LoopStatus } from "./deps.js";
+import { apply } from "./apply.js";
+import { COMPLETED } from "./completion.js";
+import type { LoopOutcome } from "./deps.js";
 import type { LoopContext } from "./loop-context.js";
 
 // How a run ends. Every ending but completion is resumable, and every ending writes a checkpoint
 // first, so `hatloop resume` always has somewhere to start.
 
-export async function endRun(
-  ctx: LoopContext,
-  status: LoopStatus,
-  reason: string,
-  exitCode: LoopOutcome["exitCode"],
-  checkpoint: CheckpointReason,
-  failure?: FailureContext,
-): Promise<LoopOutcome> {
-  await ctx.checkpointer.save(ctx.state, checkpoint, failure);
-  return { status, reason, exitCode };
+/** Why a run ends, as the step that ends it says it. */
+export type Ending =
+  | { kind: "completed" }
+  /** Ctrl-C (or an abort while the model answered). */
+  | { kind: "interrupted" }
+  /** `hatloop stop`. */
+  | { kind: "stopped-by-user" }
+  | { kind: "budget"; budget: string }
+  /** Loop health asked to stop (repetition, no progress, refusals...). */
+  | { kind: "health"; reason: string }
+  | { kind: "failed"; reason: string; failure: FailureContext };
+
+export async function endRun(ctx: LoopContext, ending: Ending): Promise<LoopOutcome> {
+  const { outcome, checkpoint } = outcomeOf(ending);
+  await saveCheckpoint(ctx, checkpoint, ending.kind === "failed" ? ending.failure : undefined);
+  return outcome;
+}
+
+function outcomeOf(ending: Ending): { outcome: LoopOutcome; checkpoint: CheckpointReason } {
+  switch (ending.kind) {
+    case "completed":
+      return { outcome: { status: "completed", reason: COMPLETED, exitCode: 0 }, checkpoint: "completion" };
+    case "interrupted":
+      return { outcome: { status: "paused", reason: "interrupted", exitCode: 130 }, checkpoint: "pause" };
+    case "stopped-by-user":
+      return { outcome: { status: "paused", reason: "stopped by the user", exitCode: 130 }, checkpoint: "pause" };
+    case "budget":
+      return { outcome: { status: "paused", reason: `budget:${ending.budget}`, exitCode: 3 }, checkpoint: "budget" };
+    case "health":
+      return { outcome: { status: "stopped", reason: `health:${ending.reason}`, exitCode: 1 }, checkpoint: "pause" };
+    case "failed":
+      return { outcome: { status: "failed", reason: ending.reason, exitCode: 1 }, checkpoint: "failure" };
+  }
+}
+
+/** Writes a checkpoint; its handoff's running decisions, open items and last failure carry on. */
+export async function saveCheckpoint(ctx: LoopContext, reason: CheckpointReason, failure?: FailureContext): Promise<void> {
+  const saved = await ctx.checkpointer.save(ctx.state, reason, failure);
+  if (saved?.carry) apply(ctx.state, { type: "carried", carry: saved.carry });
 }
 
 export function failureFrom(ctx: LoopContext, error: unknown, where: string): FailureContext {
-  const message = (error as Error)?.message ?? String(error);
   const status = (error as { status?: number | null }).status;
   const hint =
     status === 401 || status === 403
       ? "check ANTHROPIC_API_KEY, then run: hatloop resume " + ctx.state.session.id.slice(0, 8)
       : `fix the cause, then run: hatloop resume ${ctx.state.session.id.slice(0, 8)} (the session continues from this checkpoint)`;
-  return { lastError: message.split("\n")[0]!.slice(0, 500), failedAt: `${where} at iteration ${ctx.state.iteration}`, recoveryHint: hint };
+  return { lastError: errorLine(error), failedAt: `${where} at iteration ${ctx.state.iteration}`, recoveryHint: hint };
 }

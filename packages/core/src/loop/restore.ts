@@ -1,9 +1,11 @@
 import { renderResumePacket, toolUses, validateHandoff, type Handoff, type ToolResultBlock } from "@hatloop/context";
 import type { HatloopConfig } from "../config.js";
 import { isContextRef, refSeqs } from "../checkpoint/refs.js";
+import { eventReader } from "../persist/read-events.js";
 import type { CheckpointRecord, SessionRecord, StoredMessage, Store } from "../store/port.js";
 import type { LiveEntry } from "./context-hook.js";
 import type { LoopDeps } from "./deps.js";
+import { completedIn } from "./completion.js";
 import { initialHealth } from "./health.js";
 import type { LoopState, SavedLoopState } from "./state.js";
 
@@ -17,6 +19,8 @@ export interface RestoredState {
   resumed: boolean;
   warnings: string[];
   checkpoint: CheckpointRecord | null;
+  /** The run that stored the last message had completed the task (killed before recording it). */
+  completed: boolean;
 }
 
 export async function restoreState(session: SessionRecord, deps: LoopDeps, config: HatloopConfig, now: number): Promise<RestoredState> {
@@ -41,7 +45,6 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
     anchor: null,
     contextTokens: session.contextTokens,
     compactions: 0,
-    warnCheckpointed: false,
     healthStop: null,
     seenCalls: new Set(),
     notes: [],
@@ -54,18 +57,22 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
   const point = await findRestorePoint(deps.store, session.id);
   if (point.checkpoint) {
     restoreFrom(state, point, deps);
-    await appendTail(state, point, deps);
-    addResumePacket(state, point.checkpoint, point.warnings);
-    return { state, resumed: true, warnings: point.warnings, checkpoint: point.checkpoint };
+    const completed = await appendTail(state, point, deps);
+    if (!completed) addResumePacket(state, point.checkpoint, point.warnings);
+    return { state, resumed: true, warnings: point.warnings, checkpoint: point.checkpoint, completed };
   }
   const warnings = point.warnings;
   if (state.nextSeq > 1) {
     // Messages but no readable checkpoint: the stored log itself is the live context.
-    state.live = (await deps.store.messages.range(session.id, 1, state.nextSeq - 1)).map((m) => ({ seq: m.seq, message: m.message, kind: m.kind }));
-    repairTail(state);
-    return { state, resumed: true, warnings, checkpoint: null };
+    const stored = await deps.store.messages.range(session.id, 1, state.nextSeq - 1);
+    state.live = liveEntries(stored);
+    // The row may lag the log (killed before the row was updated): the messages say how far it got.
+    state.iteration = Math.max(state.iteration, ...stored.map((m) => m.iteration));
+    takeHatOf(state, stored, deps);
+    await repairTail(state, deps.store);
+    return { state, resumed: true, warnings, checkpoint: null, completed: completedIn(state.live.at(-1)?.message) };
   }
-  return { state, resumed: false, warnings, checkpoint: null };
+  return { state, resumed: false, warnings, checkpoint: null, completed: false };
 }
 
 export interface RestorePoint {
@@ -102,10 +109,21 @@ function restoreFrom(state: LoopState, point: RestorePoint, deps: LoopDeps): voi
   const checkpoint = point.checkpoint!;
   const saved = checkpoint.state as SavedLoopState;
   const stubbed = new Set((checkpoint.context as { stubbed: string[] }).stubbed);
-  const messages = deps.restub ? deps.restub(point.stored.map((m) => m.message), point.stored.map((m) => m.seq), stubbed) : point.stored.map((m) => m.message);
-  state.live = point.stored.map((m, i): LiveEntry => ({ seq: m.seq, message: messages[i]!, kind: m.kind }));
+  const messages = deps.restub
+    ? deps.restub(
+        point.stored.map((m) => m.message),
+        point.stored.map((m) => m.seq),
+        stubbed,
+      )
+    : point.stored.map((m) => m.message);
+  state.live = point.stored.map((m, i): LiveEntry => ({
+    seq: m.seq,
+    message: messages[i]!,
+    kind: m.kind === "injected" ? "injected" : "conversation",
+  }));
   state.stubbed = stubbed;
-  state.health = { ...initialHealth(), ...saved.health, idleIterations: 0, consecutiveFailures: 0, refusals: 0 };
+  state.health = { ...initialHealth(), ...saved.health, idleIterations: 0, consecutiveFailures: 0, refusals: 0, modelRefusals: 0 };
+  /* eslint-disable @typescript-eslint/no-unnecessary-condition -- checkpoints saved by earlier versions lack these fields */
   state.hatHistory = saved.hatHistory ?? [];
   state.compactions = saved.compactions ?? 0;
   state.notes = saved.notes ?? [];
@@ -113,6 +131,7 @@ function restoreFrom(state: LoopState, point: RestorePoint, deps: LoopDeps): voi
   state.openItems = saved.openItems ?? [];
   state.lastFailure = saved.lastFailure ?? null;
   state.instructions = saved.instructions ?? [];
+  /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   state.iteration = checkpoint.iteration;
   state.scratchpad = checkpoint.scratchpad;
   state.contextTokens = checkpoint.contextTokens;
@@ -120,23 +139,36 @@ function restoreFrom(state: LoopState, point: RestorePoint, deps: LoopDeps): voi
   if (hat) state.hat = hat;
 }
 
-/** Messages stored after the checkpoint (the run went on, then crashed) continue the live context. */
-async function appendTail(state: LoopState, point: RestorePoint, deps: LoopDeps): Promise<void> {
+/**
+ * Messages stored after the checkpoint (the run went on, then crashed) continue the live context.
+ * Returns whether the live context ends with a completed task's closing message.
+ */
+async function appendTail(state: LoopState, point: RestorePoint, deps: LoopDeps): Promise<boolean> {
   const last = state.nextSeq - 1;
   const tail = last >= point.tailFrom ? await deps.store.messages.range(state.session.id, point.tailFrom, last) : [];
   if (tail.length) {
-    state.live.push(...tail.map((m): LiveEntry => ({ seq: m.seq, message: m.message, kind: m.kind })));
+    state.live.push(...liveEntries(tail));
     state.iteration = Math.max(state.iteration, ...tail.map((m) => m.iteration));
-    // The session row was kept current after the checkpoint: its scratchpad and hat are newer.
+    // The session row was kept current after the checkpoint: its scratchpad is newer.
     state.scratchpad = state.session.scratchpad;
-    const hat = deps.hats.get(state.session.hat);
-    if (hat) state.hat = hat;
+    takeHatOf(state, tail, deps);
   }
-  repairTail(state);
+  await repairTail(state, deps.store);
+  // Also with no tail: killed after the completion checkpoint, before the row said completed.
+  return completedIn(state.live.at(-1)?.message);
 }
 
 /**
- * The lean resume packet (seed 001: ~600-800 tokens, never raw summary blobs), rendered from the
+ * The hat of the newest stored message. A turn that changes hats stores its closing message in the
+ * new hat before the session row is updated, so after a crash between the two the message is right.
+ */
+function takeHatOf(state: LoopState, stored: StoredMessage[], deps: LoopDeps): void {
+  const hat = deps.hats.get(stored.at(-1)?.hat ?? state.session.hat);
+  if (hat) state.hat = hat;
+}
+
+/**
+ * The lean resume packet (docs/design/handoff.md: ~600-800 tokens, never raw summary blobs), rendered from the
  * checkpoint's handoff, goes at the end of the live context so the model knows where it stands.
  */
 function addResumePacket(state: LoopState, checkpoint: CheckpointRecord, warnings: string[]): void {
@@ -151,17 +183,42 @@ function addResumePacket(state: LoopState, checkpoint: CheckpointRecord, warning
   state.live.push({ seq: null, kind: "injected", message: { role: "user", content: [{ type: "text", text }] } });
 }
 
-/** The live context must end with a user message, and every tool call must have its result. */
-function repairTail(state: LoopState): void {
+/** tool.result events of the given calls: proof they finished, with their preview. */
+async function finishedCalls(
+  store: Store,
+  sessionId: string,
+  ids: Set<string>,
+): Promise<Map<string, { isError: boolean; preview: string }>> {
+  const found = new Map<string, { isError: boolean; preview: string }>();
+  // An unreadable event proves nothing: the call is then labelled as not known to have finished.
+  for (const event of eventReader(() => {}).read(await store.events.tail(sessionId, 200))) {
+    if (event.type === "tool.result" && ids.has(event.data.id))
+      found.set(event.data.id, { isError: event.data.isError, preview: event.data.preview });
+  }
+  return found;
+}
+
+/** Stored messages as live entries; archived answers (refused, redone) stay out of the conversation. */
+function liveEntries(stored: StoredMessage[]): LiveEntry[] {
+  return stored.flatMap((m): LiveEntry[] => (m.kind === "archived" ? [] : [{ seq: m.seq, message: m.message, kind: m.kind }]));
+}
+
+/**
+ * The live context must end with a user message, and every tool call must have its result. A call
+ * the crash cut off is labelled by what the events say: finished (its output was not kept) or not.
+ */
+async function repairTail(state: LoopState, store: Store): Promise<void> {
   const last = state.live.at(-1);
   if (!last || last.message.role !== "assistant") return;
   const calls = toolUses(last.message);
-  const results: ToolResultBlock[] = calls.map((c) => ({
-    type: "tool_result",
-    tool_use_id: c.id,
-    content: "Not run: the hatloop process stopped before this call finished. Check the worktree and run it again if it is still needed.",
-    is_error: true,
-  }));
+  const finished = calls.length ? await finishedCalls(store, state.session.id, new Set(calls.map((c) => c.id))) : new Map<string, never>();
+  const results: ToolResultBlock[] = calls.map((c) => {
+    const done = finished.get(c.id);
+    const content = done
+      ? `Finished (${done.isError ? "with an error" : "ok"}) just before the hatloop process stopped, but its output was not kept; it began: ${done.preview || "(nothing)"}. Check its effect in the worktree before running it again.`
+      : "Interrupted: the hatloop process stopped while this call ran (or before it started); it may have done part of its work. Check the worktree and run it again if it is still needed.";
+    return { type: "tool_result", tool_use_id: c.id, content, is_error: true };
+  });
   state.live.push({
     seq: null,
     kind: "conversation",

@@ -9,9 +9,11 @@ import { LoopHealth } from "./health.js";
 import { runIteration } from "./iteration.js";
 import { appendLive, storeEntries, textBlock } from "./live.js";
 import type { LoopContext } from "./loop-context.js";
-import { endRun, failureFrom } from "./outcomes.js";
+import { endRun, failureFrom, saveCheckpoint } from "./outcomes.js";
 import { restoreState, type RestoredState } from "./restore.js";
 import { runtimeMs } from "./state.js";
+import { errorLine } from "../text/error-line.js";
+import { LeaseLostError } from "../store/port.js";
 
 /**
  * Runs a session's loop until it completes, pauses (Ctrl-C, stop, a budget), stops (loop health) or
@@ -20,10 +22,22 @@ import { runtimeMs } from "./state.js";
  */
 export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<LoopOutcome> {
   const now = deps.clock?.now ?? Date.now;
+  const emitter = new Emitter(options.sessionId, deps.sinks, now);
+  try {
+    return await runSession(options, deps, emitter);
+  } catch (error) {
+    if (!(error instanceof LeaseLostError)) throw error;
+    // Another runner owns the session now: every write of ours would be refused, so say why and go.
+    emitter.emit("session.lease-lost", { message: error.message });
+    return { status: "stopped", reason: "lease lost: another runner took the session over", exitCode: 1 };
+  }
+}
+
+async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter): Promise<LoopOutcome> {
+  const now = deps.clock?.now ?? Date.now;
   const store = deps.store;
   const session = await store.sessions.get(options.sessionId);
   if (!session) throw new Error(`no session ${options.sessionId}`);
-  const emitter = new Emitter(session.id, deps.sinks, now);
   const restored: RestoredState = await restoreState(session, deps, options.config, now());
   const { state } = restored;
   emitter.iteration = state.iteration;
@@ -48,11 +62,18 @@ export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<Loo
     memories: await store.memories.listActive(session.repoPath, { kind: "memory", limit: 8 }),
     now,
   };
-  state.health = ctx.health.state;
   for (const warning of restored.warnings) emitter.emit("error", { message: warning, fatal: false });
   await storeEntries(ctx, state.live); // a repair message made by restore
 
-  await store.sessions.update(session.id, { status: "running", stopReason: null, lastError: null, pid: process.pid, host: hostname(), startedAt: session.startedAt ?? new Date(now()), heartbeatAt: new Date(now()) });
+  await store.sessions.update(session.id, {
+    status: "running",
+    stopReason: null,
+    lastError: null,
+    pid: process.pid,
+    host: hostname(),
+    startedAt: session.startedAt ?? new Date(now()),
+    heartbeatAt: new Date(now()),
+  });
   emitter.emit("session.start", {
     task: session.task,
     hat: state.hat.name,
@@ -61,33 +82,37 @@ export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<Loo
     model: session.model,
     resumed: restored.resumed,
     maxIterations: session.budgets.maxIterations,
+    ...(deps.runner === undefined ? {} : { runner: deps.runner }),
   });
   emitter.emit("session.status", { status: "running", reason: restored.resumed ? "resumed" : null });
 
-  let outcome: LoopOutcome;
+  let outcome: LoopOutcome | null = null;
   try {
+    // Killed after completing the task and before recording it: record it now, with no new turn.
+    if (restored.completed) outcome = await endRun(ctx, { kind: "completed" });
     if (!restored.resumed) {
       // The task verbatim (what the user said), then hatloop's note about where it runs (marked as injected).
       const note = taskMessage(deps.prompts, { task: session.task, branch: session.branch, base: session.baseCommit, hat: state.hat.name });
       await appendLive(ctx, { role: "user", content: [textBlock(session.task), textBlock(note)] });
-      await checkpointer.save(state, "start");
+      await saveCheckpoint(ctx, "start");
+    } else if (!restored.checkpoint && !outcome) {
+      // Restored from the log alone (killed before its first checkpoint): give the next crash one.
+      await saveCheckpoint(ctx, "start");
     }
-    for (;;) {
+    while (!outcome) {
       // A fast model (or a scripted one) resolves everything in microtasks: without this yield the
       // loop would starve timers and sockets — the event persister, signals, watchers served by this
       // process's embedded database — until the run ends.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      const ended = await runIteration(ctx);
-      if (ended) {
-        outcome = ended;
-        break;
-      }
+      outcome = await runIteration(ctx);
     }
   } catch (error) {
-    emitter.emit("error", { message: (error as Error).message, fatal: true });
-    outcome = await endRun(ctx, "failed", (error as Error).message, 1, "failure", failureFrom(ctx, error, "loop")).catch(() => ({
+    if (error instanceof LeaseLostError) throw error;
+    const message = errorLine(error); // stored and printed: a database error's message holds megabytes of parameters
+    emitter.emit("error", { message, fatal: true });
+    outcome = await endRun(ctx, { kind: "failed", reason: message, failure: failureFrom(ctx, error, "loop") }).catch(() => ({
       status: "failed" as const,
-      reason: (error as Error).message,
+      reason: message,
       exitCode: 1 as const,
     }));
   }
@@ -102,6 +127,11 @@ export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<Loo
     hat: state.hat.name,
   });
   emitter.emit("session.status", { status: outcome.status, reason: outcome.reason });
-  emitter.emit("session.end", { status: outcome.status === "stopped" ? "stopped" : outcome.status, reason: outcome.reason, iterations: state.iteration, costUsd: state.costUsd });
+  emitter.emit("session.end", {
+    status: outcome.status === "stopped" ? "stopped" : outcome.status,
+    reason: outcome.reason,
+    iterations: state.iteration,
+    costUsd: state.costUsd,
+  });
   return outcome;
 }

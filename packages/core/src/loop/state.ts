@@ -6,7 +6,9 @@ import type { ToolSpec } from "../ports/model.js";
 import type { DecisionRecord } from "@hatloop/context";
 
 // Everything the loop carries between iterations. Checkpoints store this state (with the live
-// context as references into the stored messages) and resume rebuilds it.
+// context as references into the stored messages) and resume rebuilds it. Only apply.ts writes it
+// (restore.ts builds it; LoopHealth owns the counters in `health`): the steps of an iteration return
+// what they did and the loop applies that here, so every field has one writer.
 
 export interface LoopState {
   session: SessionRecord;
@@ -25,10 +27,9 @@ export interface LoopState {
   hatHistory: Array<{ hat: string; iteration: number; topic: string }>;
   stubbed: Set<string>;
   anchor: { usage: Usage; entries: number } | null;
+  /** The next request's size as last known (see contextTokensAfter in apply.ts: one formula). */
   contextTokens: number;
   compactions: number;
-  /** A warn-threshold checkpoint exists for the current pressure episode. */
-  warnCheckpointed: boolean;
   /** A health check asked to stop; the run ends before the next iteration. */
   healthStop: string | null;
   /** Call signatures seen this session: a new one counts as progress. */
@@ -61,6 +62,11 @@ export interface SavedLoopState {
   openItems: string[];
   lastFailure?: string | null;
   instructions: string[];
+}
+
+/** A prompt's size as the API reports it: input plus cache read plus cache write. */
+export function promptTokens(usage: Pick<Usage, "inputTokens" | "cacheReadTokens" | "cacheWriteTokens">): number {
+  return usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
 }
 
 export function totalTokens(usage: Usage): number {

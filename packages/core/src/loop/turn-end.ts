@@ -3,27 +3,26 @@ import { MARKERS, redactSecrets } from "@hatloop/context";
 import { continuationMessage, hatChangeMessage } from "../prompt/build.js";
 import type { ContextView } from "./context-hook.js";
 import type { LoopContext } from "./loop-context.js";
-import { appendLive, textBlock } from "./live.js";
+import { apply, MAX_INSTRUCTIONS } from "./apply.js";
+import { storeMessage, textBlock } from "./live.js";
 
 // The user message that closes an iteration: the tool results (all of them, first, as the API
 // requires), then hatloop's notes — steering, the hat change or a continuation, feedback on signals
 // and routing, health hints — and the context gauge when the context is filling up.
-
-/** Steering messages kept in full; older ones stay in the transcript and recall. */
-const MAX_INSTRUCTIONS = 20;
 
 export interface TurnEnd {
   results: ToolResultBlock[];
   hatChange: { from: string; topic: string; message: string } | null;
 }
 
-/** Stores the closing user message; returns whether the warn threshold was crossed. */
+/** Stores the closing user message and applies it; returns whether the warn threshold was crossed. */
 export async function closeTurn(ctx: LoopContext, turn: TurnEnd): Promise<{ warnCrossed: boolean }> {
   const { state, deps } = ctx;
   const notes: string[] = [];
+  const steering: string[] = [];
   for (const text of deps.control.takeSteering()) {
     notes.push(`${MARKERS.steer} ${text}`);
-    state.instructions = [...state.instructions, redactSecrets(text)].slice(-MAX_INSTRUCTIONS);
+    steering.push(redactSecrets(text));
     ctx.emitter.emit("steer", { text });
   }
   if (turn.hatChange) {
@@ -40,28 +39,44 @@ export async function closeTurn(ctx: LoopContext, turn: TurnEnd): Promise<{ warn
   } else if (turn.results.length === 0) {
     notes.push(continuationMessage(deps.prompts, state.hat, state.iteration + 1));
   }
-  notes.push(...state.notes.splice(0).map((n) => `${MARKERS.continuation} ${n}`));
+  notes.push(...state.notes.map((n) => `${MARKERS.continuation} ${n}`));
 
   const blocks: ContentBlock[] = [...turn.results];
   if (notes.length) blocks.push(textBlock(notes.join("\n\n")));
   const message = { role: "user" as const, content: blocks };
 
-  let warnCrossed = false;
   const hook = deps.context;
-  if (hook) {
-    const measurement = hook.measure(viewOf(ctx, [...state.live, { seq: null, message, kind: "conversation" }]));
-    state.contextTokens = measurement.tokens;
-    warnCrossed = measurement.warnCrossed;
-    const gauge = hook.gaugeLine(measurement, state.session.contextWindow, warnCrossed || state.warnCheckpointed);
+  const measurement = hook?.measure(viewOf(ctx, [...state.live, { seq: null, message, kind: "conversation" }], steering)) ?? null;
+  if (hook && measurement) {
+    const gauge = hook.gaugeLine(measurement, state.session.contextWindow);
     if (gauge) blocks.push(textBlock(gauge));
-    ctx.emitter.emit("context.gauge", { tokens: measurement.tokens, window: state.session.contextWindow, percent: measurement.percent, zone: measurement.zone });
-    if (measurement.zone === "green" || measurement.zone === "gauge") state.warnCheckpointed = false;
+    ctx.emitter.emit("context.gauge", {
+      tokens: measurement.tokens,
+      window: state.session.contextWindow,
+      percent: measurement.percent,
+      zone: measurement.zone,
+    });
   }
-  await appendLive(ctx, message);
-  return { warnCrossed };
+  const entry = await storeMessage(ctx, message);
+  apply(state, { type: "turn-closed", entry, steering, contextTokens: measurement?.tokens ?? null });
+  return { warnCrossed: measurement?.warnCrossed ?? false };
 }
 
-export function viewOf(ctx: LoopContext, live = ctx.state.live): ContextView {
+/**
+ * Steering typed between iterations (while paused, say) goes with the iteration starting now, as a
+ * user message of its own after the previous closing one (the request sends same-role neighbours as
+ * one message). Steering typed during an iteration goes with its closing message, as before.
+ */
+export async function deliverSteering(ctx: LoopContext): Promise<void> {
+  const taken = ctx.deps.control.takeSteering();
+  if (taken.length === 0) return;
+  for (const text of taken) ctx.emitter.emit("steer", { text });
+  const entry = await storeMessage(ctx, { role: "user", content: [textBlock(taken.map((t) => `${MARKERS.steer} ${t}`).join("\n\n"))] });
+  apply(ctx.state, { type: "steered", entry, steering: taken.map((t) => redactSecrets(t)) });
+}
+
+/** What the context hook sees; `steering` not yet applied to the state is included in the instructions. */
+export function viewOf(ctx: LoopContext, live = ctx.state.live, steering: string[] = []): ContextView {
   const { state } = ctx;
   return {
     sessionId: state.session.id,
@@ -76,8 +91,9 @@ export function viewOf(ctx: LoopContext, live = ctx.state.live): ContextView {
     stubbed: state.stubbed,
     scratchpad: state.scratchpad,
     task: state.session.task,
-    instructions: state.instructions,
+    instructions: steering.length ? [...state.instructions, ...steering].slice(-MAX_INSTRUCTIONS) : state.instructions,
     openItems: state.checklist.filter((i) => i.status !== "done" && i.status !== "skipped").map((i) => i.description),
     decisions: state.decisions,
+    lastFailure: state.lastFailure,
   };
 }

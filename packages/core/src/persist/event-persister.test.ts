@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { LoopEvent } from "../events.js";
 import { memoryStore } from "../store/memory-store.js";
-import { createEventPersister, toLoopEvent } from "./event-persister.js";
+import { createEventPersister } from "./event-persister.js";
+import { parseStoredEvent } from "./read-events.js";
 
-const text = (t: string, iteration = 1): LoopEvent => ({ sessionId: "s", iteration, ts: 0, type: "model.text", data: { text: t } });
+const text = (t: string, iteration = 1): LoopEvent => ({ v: 1, sessionId: "s", iteration, ts: 0, type: "model.text", data: { text: t } });
 
 describe("event persister", () => {
   it("merges consecutive text deltas of one iteration and writes in batches", async () => {
@@ -11,7 +12,7 @@ describe("event persister", () => {
     const persister = createEventPersister(store, "s", { flushMs: 10_000 });
     persister.sink(text("Hel"));
     persister.sink(text("lo"));
-    persister.sink({ sessionId: "s", iteration: 1, ts: 0, type: "iteration.end", data: { hat: "planner", durationMs: 5 } });
+    persister.sink({ v: 1, sessionId: "s", iteration: 1, ts: 0, type: "iteration.end", data: { hat: "planner", durationMs: 5 } });
     persister.sink(text("next", 2));
     expect(await store.events.after("s", 0)).toHaveLength(0);
     await persister.close();
@@ -21,7 +22,11 @@ describe("event persister", () => {
       ["iteration.end", { hat: "planner", durationMs: 5 }],
       ["model.text", { text: "next" }],
     ]);
-    expect(toLoopEvent(stored[0]!)).toMatchObject({ sessionId: "s", iteration: 1, type: "model.text", data: { text: "Hello" } });
+    expect(stored.map((e) => e.version)).toEqual([1, 1, 1]);
+    expect(parseStoredEvent(stored[0]!)).toMatchObject({
+      ok: true,
+      event: { v: 1, sessionId: "s", iteration: 1, type: "model.text", data: { text: "Hello" } },
+    });
   });
 
   it("never loses text that arrives while a batch is being written, and retries failed writes", async () => {

@@ -1,11 +1,11 @@
-import type { EventSink, LoopEvent } from "../events.js";
-import type { NewEvent, Store } from "../store/port.js";
-import { redactValue } from "../context/redact-message.js";
+import { EVENT_VERSION, type EventSink, type LoopEvent } from "../events.js";
+import { LeaseLostError, type NewEvent, type Store } from "../store/port.js";
 
 // Writes loop events to the events table without slowing the loop: events queue in memory and go
 // out in one insert per flush (every `flushMs`), and consecutive text deltas of one response are
 // merged into one event first. A watcher in another terminal sees an event within about flushMs plus
-// its own poll interval. A failed write keeps the queue and is retried at the next flush.
+// its own poll interval. A failed write keeps the queue and is retried at the next flush. Secrets are
+// redacted by the store (redactingStore), model text as one stream across flushes.
 
 export interface EventPersister {
   sink: EventSink;
@@ -29,14 +29,15 @@ export function createEventPersister(store: Store, sessionId: string, options: {
   function flush(): Promise<void> {
     writing = writing.then(async () => {
       if (queue.length === 0) return;
-      // Redacted at the last moment, after text deltas were merged (a secret split across deltas is whole here).
-      const batch = queue.map((e) => ({ ...e, payload: redactValue(e.payload) }));
+      const batch = queue.slice();
       inFlight = batch.length;
       try {
         await store.events.append(sessionId, batch);
         queue.splice(0, batch.length);
       } catch (error) {
         errors.push(error as Error);
+        // Fenced out: another runner owns the session, and nothing of ours will ever be written.
+        if (error instanceof LeaseLostError) queue.length = 0;
       } finally {
         inFlight = 0;
       }
@@ -50,7 +51,12 @@ export function createEventPersister(store: Store, sessionId: string, options: {
       (last.payload as { text: string }).text += event.data.text;
       return;
     }
-    queue.push({ iteration: event.iteration, type: event.type, payload: event.type === "model.text" ? { ...event.data } : event.data });
+    queue.push({
+      iteration: event.iteration,
+      type: event.type,
+      payload: event.type === "model.text" ? { ...event.data } : event.data,
+      version: EVENT_VERSION,
+    });
   }
 
   return {
@@ -62,9 +68,4 @@ export function createEventPersister(store: Store, sessionId: string, options: {
       await flush();
     },
   };
-}
-
-/** A stored event back as a LoopEvent (watchers and `hatloop logs` replay these). */
-export function toLoopEvent(stored: { sessionId: string; iteration: number; type: string; payload: unknown; createdAt: Date }): LoopEvent {
-  return { sessionId: stored.sessionId, iteration: stored.iteration, ts: stored.createdAt.getTime(), type: stored.type, data: stored.payload } as LoopEvent;
 }

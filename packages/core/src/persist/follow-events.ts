@@ -1,23 +1,33 @@
 import type { LoopEvent } from "../events.js";
 import type { Store } from "../store/port.js";
-import { toLoopEvent } from "./event-persister.js";
+import { eventReader, type EventReader } from "./read-events.js";
 
 // Follows a session's events as they are stored, for watchers in another process. Where the store
 // can push (Postgres LISTEN/NOTIFY) a notification wakes the follower at once; otherwise, and as a
 // safety net, it polls (an indexed range scan after the last id, well under a millisecond) every
 // `intervalMs` (100 ms without notifications). With the loop
 // flushing every 150 ms, an event reaches a watcher in well under a second on both databases.
+// Events are checked as they are read (see read-events.ts): an unreadable one is skipped, and
+// `reader` (shared with a tail read before following) reports it once.
 
 export interface FollowOptions {
   afterId?: number;
   intervalMs?: number;
   signal?: AbortSignal;
+  /** Checks what is read; by default unreadable events are skipped without a report. */
+  reader?: EventReader;
 }
 
-export async function followEvents(store: Store, sessionId: string, onEvents: (events: LoopEvent[], lastId: number) => void, options: FollowOptions = {}): Promise<void> {
+export async function followEvents(
+  store: Store,
+  sessionId: string,
+  onEvents: (events: LoopEvent[], lastId: number) => void,
+  options: FollowOptions = {},
+): Promise<void> {
   let after = options.afterId ?? 0;
+  const reader = options.reader ?? eventReader(() => {});
   // A notification that arrives while a query runs is kept, so the next wait ends at once.
-  let pending = false;
+  let pending: boolean;
   let wake: (() => void) | null = null;
   const unsubscribe = await store.events.subscribe?.(sessionId, () => {
     pending = true;
@@ -30,9 +40,10 @@ export async function followEvents(store: Store, sessionId: string, onEvents: (e
       const batch = await store.events.after(sessionId, after, 1000);
       if (batch.length) {
         after = batch.at(-1)!.id;
-        onEvents(batch.map(toLoopEvent), after);
+        onEvents(reader.read(batch), after);
         if (batch.length === 1000) continue; // more waiting: no pause
       }
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
       if (!pending) await waitUpTo(interval);
     }
   } finally {

@@ -23,7 +23,15 @@ export interface ModelRequest {
   signal?: AbortSignal;
 }
 
-export const STOP_REASONS = ["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal", "model_context_window_exceeded"] as const;
+export const STOP_REASONS = [
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "stop_sequence",
+  "pause_turn",
+  "refusal",
+  "model_context_window_exceeded",
+] as const;
 
 export type StopReason = (typeof STOP_REASONS)[number];
 
@@ -31,7 +39,15 @@ export type ModelStreamEvent =
   | { type: "text_delta"; text: string }
   | { type: "tool_use_start"; id: string; name: string }
   /** The attempt failed and will be retried after waitMs; text streamed so far is void. */
-  | { type: "retry"; attempt: number; waitMs: number; status: number | null; reason: string };
+  | { type: "retry"; attempt: number; waitMs: number; status: number | null; reason: string }
+  /** Something the provider or its SDK wants the user to know (a deprecated model), said once. */
+  | { type: "notice"; message: string };
+
+/** Why the API refused to go on (stop_reason "refusal"), as its stop_details say. */
+export interface RefusalDetails {
+  category: string | null;
+  explanation: string | null;
+}
 
 export interface ModelResponse {
   /** The assistant message: text and tool_use blocks, tool inputs parsed (empty input is {}). */
@@ -40,6 +56,19 @@ export interface ModelResponse {
   usage: Usage;
   costUsd: number;
   model: string;
+  /** With stop_reason "refusal": the API's stop_details, when it sent them. */
+  refusal?: RefusalDetails;
+  /** With stop_reason "max_tokens": tool calls whose input the output limit cut off (left out of `message`). */
+  truncatedTools?: string[];
+}
+
+/**
+ * The request did not fit: "prompt is too long: N tokens > M maximum" (400) or request_too_large
+ * (413, a body over the size limit). N is the real size of what was sent: a measurement, not a fault.
+ */
+export interface ContextOverflow {
+  promptTokens: number | null;
+  maxTokens: number | null;
 }
 
 export class ModelError extends Error {
@@ -49,6 +78,8 @@ export class ModelError extends Error {
     readonly status: number | null,
     /** Aborted by the caller (Ctrl-C, stop): not a failure of the model. */
     readonly aborted = false,
+    /** The request was too big for the model: compact and try again. */
+    readonly overflow: ContextOverflow | null = null,
   ) {
     super(message);
   }
@@ -58,6 +89,8 @@ export interface ModelPort {
   complete(request: ModelRequest, onEvent?: (event: ModelStreamEvent) => void): Promise<ModelResponse>;
   /** Exact input tokens of a request, when the provider can count them (used for calibration). */
   countTokens?(request: Omit<ModelRequest, "maxTokens">): Promise<number>;
+  /** The most output tokens the model allows in one response, when known. */
+  maxOutputTokens?(model: string): number | null;
 }
 
 export function toolUseBlocks(response: ModelResponse): ToolUseBlock[] {

@@ -1,3 +1,4 @@
+import type { GateCheck } from "../shapes.js";
 import type { ToolSpec } from "./model.js";
 
 // The tool port. @hatloop/tools implements the agent's tools (files, search, shell, git, quality
@@ -22,19 +23,7 @@ export interface ToolResultMeta {
   [key: string]: unknown;
 }
 
-export interface GateCheck {
-  name: "test" | "lint" | "build";
-  command: string;
-  exitCode: number | null;
-  passed: boolean;
-  /** Passed, or failed in the same way before the session started (pre-existing failure). */
-  acceptable: boolean;
-  timedOut: boolean;
-  durationMs: number;
-  /** Failure lines that were not in the baseline. */
-  newFailures: string[];
-  output: string;
-}
+export type { GateCheck } from "../shapes.js";
 
 export interface GateReport {
   passed: boolean;

@@ -1,3 +1,4 @@
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "@hatloop/context";
 import { malformed } from "./line.js";
 import type { Signal } from "./types.js";
 
@@ -20,11 +21,16 @@ export function parseEvent(text: string, knownTopics: ReadonlySet<string>): Sign
   if (json !== null) {
     const body = balancedJson(json);
     if (body === null) return malformed("EVENT", firstLine, "unterminated JSON payload");
+    let payload: unknown;
     try {
-      return { kind: "event", topic, payload: JSON.parse(body) as unknown };
+      payload = JSON.parse(body);
     } catch (error) {
       return malformed("EVENT", firstLine, `invalid JSON payload: ${(error as Error).message}`);
     }
+    // Events are stored and shown: a payload too deep to write back as JSON is refused here.
+    if (jsonDepthExceeds(payload, MAX_JSON_DEPTH - 1))
+      return malformed("EVENT", firstLine, `payload nested ${MAX_JSON_DEPTH} levels deep or more`);
+    return { kind: "event", topic, payload };
   }
   const message = after.split("\n")[0]!.trim();
   return { kind: "event", topic, payload: message ? { message } : undefined };

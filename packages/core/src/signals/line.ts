@@ -5,13 +5,21 @@ import { MEMORY_TYPES, type MemoryType, type Signal } from "./types.js";
 // not taken for one; placeholders like <id> are reported as malformed.
 
 const PREFIX = /^\s*(?:[-*+]\s+|>\s*|\d+[.)]\s+)?`*/;
-export const SIGNAL_NAMES = ["SCRATCHPAD:", "CHECKLIST_ADD:", "CHECKLIST_DONE:", "CHECKLIST_FAILED:", "MEMORY:", "EVENT:", "ACKNOWLEDGE_FAILURES"] as const;
+const SIGNAL_NAMES = [
+  "SCRATCHPAD:",
+  "CHECKLIST_ADD:",
+  "CHECKLIST_DONE:",
+  "CHECKLIST_FAILED:",
+  "MEMORY:",
+  "EVENT:",
+  "ACKNOWLEDGE_FAILURES",
+] as const;
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 
 /** The line without its decoration when it starts with a signal name, else null. */
 export function signalLine(line: string): string | null {
   const body = line.replace(PREFIX, "");
-  return SIGNAL_NAMES.some((name) => body.startsWith(name)) ? body.replace(/`+\s*$/, "").trimEnd() : null;
+  return SIGNAL_NAMES.some((name) => body.startsWith(name)) ? body.replace(/(?<!`)`+\s*$/, "").trimEnd() : null;
 }
 
 /** Parses a checklist, memory or acknowledge line; SCRATCHPAD and EVENT need more than a line. */
@@ -26,7 +34,8 @@ export function parseLineSignal(body: string): Signal | null {
     const colon = rest.indexOf(":");
     const id = (colon === -1 ? rest : rest.slice(0, colon)).trim();
     const text = colon === -1 ? "" : rest.slice(colon + 1).trim();
-    if (!ID.test(id) || !text) return malformed(name, body, `expected ${name}:<id>:<${name === "CHECKLIST_ADD" ? "description" : "reason"}>`);
+    if (!ID.test(id) || !text)
+      return malformed(name, body, `expected ${name}:<id>:<${name === "CHECKLIST_ADD" ? "description" : "reason"}>`);
     return name === "CHECKLIST_ADD" ? { kind: "checklist_add", id, description: text } : { kind: "checklist_failed", id, reason: text };
   }
   if (body.startsWith("MEMORY:")) {

@@ -48,8 +48,14 @@ describe("parseSignals", () => {
     expect(parseSignals("EVENT:plan.complete.", topics)[0]).toMatchObject({ kind: "malformed", reason: 'invalid topic "plan.complete."' });
     expect(parseSignals("EVENT:Plan.complete", topics)[0]).toMatchObject({ kind: "malformed" });
     expect(parseSignals("EVENT:", topics)[0]).toMatchObject({ kind: "malformed" });
-    expect(parseSignals("EVENT:task.blocked:{bad json}", topics)[0]).toMatchObject({ kind: "malformed", reason: expect.stringMatching(/^invalid JSON payload/) });
-    expect(parseSignals("EVENT:task.blocked:{\"open\": 1", topics)[0]).toMatchObject({ kind: "malformed", reason: "unterminated JSON payload" });
+    expect(parseSignals("EVENT:task.blocked:{bad json}", topics)[0]).toMatchObject({
+      kind: "malformed",
+      reason: expect.stringMatching(/^invalid JSON payload/),
+    });
+    expect(parseSignals('EVENT:task.blocked:{"open": 1', topics)[0]).toMatchObject({
+      kind: "malformed",
+      reason: "unterminated JSON payload",
+    });
     const two = parseSignals("EVENT:plan.complete\nEVENT:task.blocked", topics);
     expect(two[0]).toEqual({ kind: "event", topic: "plan.complete", payload: undefined });
     expect(two[1]).toMatchObject({ kind: "malformed", reason: "only the first EVENT of a response counts" });
@@ -62,16 +68,40 @@ describe("parseSignals", () => {
 });
 
 describe("StreamingSignalDetector", () => {
-  it("waits for the newline, never reports twice, and lets the full parse skip what it handled", () => {
+  it("waits for the newline, reports every line in order, and lets the full parse skip what it handled", () => {
     const detector = new StreamingSignalDetector();
     expect(detector.push("CHECKLIST_DO")).toEqual([]);
     expect(detector.push("NE:1")).toEqual([]);
     expect(detector.push("\nmore CHECKLIST_DONE:9 text\nCHECKLIST_FAILED:2:flaky")).toEqual([{ kind: "checklist_done", id: "1" }]);
-    expect(detector.push("\nCHECKLIST_DONE:1\n")).toEqual([{ kind: "checklist_failed", id: "2", reason: "flaky" }]);
-    const full = parseSignals("CHECKLIST_DONE:1\nCHECKLIST_FAILED:2:flaky\nCHECKLIST_DONE:3\nEVENT:plan.complete", topics);
+    expect(detector.push("\nCHECKLIST_DONE:1\n")).toEqual([
+      { kind: "checklist_failed", id: "2", reason: "flaky" },
+      { kind: "checklist_done", id: "1" },
+    ]);
+    const full = parseSignals(
+      "CHECKLIST_DONE:1\nmore CHECKLIST_DONE:9 text\nCHECKLIST_FAILED:2:flaky\nCHECKLIST_DONE:1\nCHECKLIST_DONE:3\nEVENT:plan.complete",
+      topics,
+    );
     expect(detector.unhandled(full)).toEqual([
       { kind: "checklist_done", id: "3" },
       { kind: "event", topic: "plan.complete", payload: undefined },
     ]);
+  });
+
+  it("keeps a signal of the full text that the stream did not see as a line", () => {
+    const detector = new StreamingSignalDetector();
+    detector.push("text blockCHECKLIST_DONE:1\nCHECKLIST_DONE:2\n");
+    const full = parseSignals("text block\nCHECKLIST_DONE:1\nCHECKLIST_DONE:2\n", topics);
+    expect(detector.unhandled(full)).toEqual([{ kind: "checklist_done", id: "1" }]);
+  });
+
+  it("reads a 10 MB line streamed in small deltas without rescanning it per delta", () => {
+    // Searching the whole pending line for a newline on every delta took 46 s for 1 MB: for 10 MB that
+    // is over an hour, past the runner's ceiling, so this fails on a rescan without timing anything.
+    const detector = new StreamingSignalDetector();
+    const delta = "x".repeat(10);
+    let early = 0;
+    for (let i = 0; i < 1_000_000; i++) early += detector.push(delta).length;
+    expect(early).toBe(0);
+    expect(detector.push("\nCHECKLIST_DONE:1\n")).toEqual([{ kind: "checklist_done", id: "1" }]);
   });
 });

@@ -1,17 +1,12 @@
 import type { Message } from "@hatloop/context";
+import type { ChecklistStatus, CheckpointReason, SessionStatus, Usage } from "../shapes.js";
 
 // The store port: everything the loop, the CLI and the UI need from persistence. `db/` implements it
 // over drizzle; tests may implement it in memory. No method needs a transaction: every write is one
-// statement, so the embedded database can be shared between processes through a query proxy.
+// statement, so the embedded database can be shared between processes through a query proxy. A
+// runner's writes are fenced by its session lease (see fenced()), checked inside the same statement.
 
-export type SessionStatus = "pending" | "running" | "paused" | "completed" | "failed" | "stopped";
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
+export type { ChecklistStatus, CheckpointReason, SessionStatus, Usage } from "../shapes.js";
 
 export interface Budgets {
   maxIterations: number | null;
@@ -52,17 +47,37 @@ export interface SessionRecord {
   startedAt: Date | null;
   finishedAt: Date | null;
   heartbeatAt: Date | null;
+  /** The lease of the runner working on the session (see SessionStore.acquireLease). */
+  lease: SessionLease;
+}
+
+export interface SessionLease {
+  /** Raised by every acquisition: writes fenced with an older epoch are refused. */
+  epoch: number;
+  /** Who holds it, e.g. "host:pid" or a worker's name; null when released. */
+  holder: string | null;
+  expiresAt: Date | null;
 }
 
 export type NewSession = Pick<
   SessionRecord,
   "id" | "task" | "title" | "repoPath" | "worktreePath" | "branch" | "baseCommit" | "inPlace" | "hat" | "model" | "budgets"
 > &
-  Partial<Pick<SessionRecord, "status" | "config" | "contextWindow" | "pid" | "startedAt" | "gateBaseline">>;
+  Partial<Pick<SessionRecord, "status" | "config" | "contextWindow" | "pid" | "host" | "startedAt" | "gateBaseline">>;
 
-export type SessionPatch = Partial<
-  Omit<SessionRecord, "id" | "createdAt" | "updatedAt" | "task" | "repoPath">
->;
+export type SessionPatch = Partial<Omit<SessionRecord, "id" | "createdAt" | "updatedAt" | "task" | "repoPath" | "lease">>;
+
+/**
+ * A write refused because the session's lease moved on: another runner took the session over. The
+ * runner that gets it must stop at once and write nothing more.
+ */
+export class LeaseLostError extends Error {
+  constructor(readonly sessionId: string) {
+    super(
+      `session ${sessionId.slice(0, 8)} was taken over by another runner (its lease moved on); this runner stops and writes nothing more`,
+    );
+  }
+}
 
 export interface SessionStore {
   create(session: NewSession): Promise<SessionRecord>;
@@ -74,9 +89,24 @@ export interface SessionStore {
   /** Adds to the usage totals without a read-modify-write race. */
   addUsage(id: string, usage: Usage, costUsd: number): Promise<void>;
   delete(id: string): Promise<void>;
+  /**
+   * Takes the session's lease for `holder` for `ttlMs` (raising its epoch) when it is free: never
+   * taken, released, expired, or held by `takeOverFrom` (a holder known to be dead). Returns the new
+   * epoch, or null when someone else holds it. One statement, so two runners cannot both succeed.
+   */
+  acquireLease(id: string, holder: string, ttlMs: number, options?: { takeOverFrom?: string }): Promise<number | null>;
+  /** Extends a lease still held at `epoch`; false when it was lost. */
+  renewLease(id: string, epoch: number, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up (at the end of a run), if still held at `epoch`. */
+  releaseLease(id: string, epoch: number): Promise<void>;
 }
 
-export type MessageKind = "conversation" | "injected";
+/**
+ * conversation: said by the model or the user; injected: written by hatloop (summaries, notes);
+ * archived: an answer taken out of the conversation (refused, or redone with a larger output
+ * limit), kept for the record and never sent again.
+ */
+export type MessageKind = "conversation" | "injected" | "archived";
 
 export interface NewMessage {
   seq: number;
@@ -109,19 +139,12 @@ export interface MessageStore {
   lastSeq(sessionId: string): Promise<number>;
   count(sessionId: string): Promise<number>;
   /** Full-text search over every string in the stored messages (Postgres tsvector). */
-  search(sessionId: string, query: string, options?: { limit?: number; excludeSeqs?: number[]; kinds?: MessageKind[] }): Promise<SearchHit[]>;
+  search(
+    sessionId: string,
+    query: string,
+    options?: { limit?: number; excludeSeqs?: number[]; kinds?: MessageKind[] },
+  ): Promise<SearchHit[]>;
 }
-
-export type CheckpointReason =
-  | "start"
-  | "interval"
-  | "warn-threshold"
-  | "compaction"
-  | "hat-change"
-  | "budget"
-  | "failure"
-  | "pause"
-  | "completion";
 
 export interface NewCheckpoint {
   reason: CheckpointReason;
@@ -131,7 +154,6 @@ export interface NewCheckpoint {
   /** References into the stored messages; the shape belongs to the loop. */
   context: unknown;
   contextTokens: number;
-  summary: string | null;
   lastError: string | null;
   failedAt: string | null;
   recoveryHint: string | null;
@@ -161,11 +183,19 @@ export interface NewEvent {
   iteration: number;
   type: string;
   payload: unknown;
+  /** The event schema version (EVENT_VERSION) it was written with; absent: unversioned. */
+  version?: number;
 }
 
-export interface StoredEvent extends NewEvent {
+/** A stored event as it comes back: unchecked until parsed (see readStoredEvents). */
+export interface StoredEvent {
   id: number;
   sessionId: string;
+  iteration: number;
+  type: string;
+  payload: unknown;
+  /** null: written before events were versioned, which reads as version 1. */
+  version: number | null;
   createdAt: Date;
 }
 
@@ -181,8 +211,6 @@ export interface EventStore {
    */
   subscribe?(sessionId: string, onAppend: () => void): Promise<() => Promise<void>>;
 }
-
-export type ChecklistStatus = "pending" | "in_progress" | "done" | "failed" | "skipped";
 
 export interface ChecklistItem {
   id: string;
@@ -236,5 +264,10 @@ export interface Store {
   memories: MemoryStore;
   /** Where the data lives, for `hatloop db path` and error messages. */
   readonly location: string;
+  /**
+   * The same store, with every write about `sessionId` fenced by the lease `epoch` (the runner's):
+   * once another runner has taken the lease, such a write throws LeaseLostError and changes nothing.
+   */
+  fenced(sessionId: string, epoch: number): Store;
   close(): Promise<void>;
 }

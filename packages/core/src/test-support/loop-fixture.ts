@@ -1,20 +1,20 @@
 import { fileURLToPath } from "node:url";
-import type { ContentBlock } from "@hatloop/context";
+import { isBlankText, validatePairing, type ContentBlock } from "@hatloop/context";
 import { defaultConfig, type HatloopConfig } from "../config.js";
 import type { LoopEvent } from "../events.js";
-import { loadHats } from "../hats/load.js";
 import { LoopControl } from "../loop/control.js";
-import type { GitPort, LoopDeps, LoopOutcome } from "../loop/deps.js";
+import type { LoopDeps, LoopOutcome } from "../loop/deps.js";
+import type { GitPort } from "../ports/git.js";
 import { runLoop } from "../loop/run-loop.js";
 import { ModelError, type ModelPort, type ModelRequest, type ModelResponse } from "../ports/model.js";
 import type { GateReport, Tool, ToolResult } from "../ports/tools.js";
-import { loadPromptComponents } from "../prompt/components.js";
-import type { NewSession } from "../store/port.js";
+import { loadHats, loadPromptComponents } from "./prompt-files.js";
+import type { NewSession, Store } from "../store/port.js";
 import { memoryStore } from "../store/memory-store.js";
 import { createContextManager } from "../context/manager.js";
 
 // Drives whole loops in core's tests: scripted model turns, fake tools and git, the real hats and
-// prompt components from prompts/, and the in-memory store.
+// prompt components from prompts/, and the in-memory store (or a store given, e.g. the database's).
 
 const promptsDir = fileURLToPath(new URL("../../../../prompts", import.meta.url));
 
@@ -22,30 +22,52 @@ export interface Turn {
   text?: string;
   tools?: Array<{ name: string; input?: Record<string, unknown> }>;
   stopReason?: ModelResponse["stopReason"];
-  /** Throw instead of answering. */
+  /** Throw instead of answering (after streaming `abandoned`, if given). */
   error?: ModelError;
+  /** Text streamed and then given up on, each followed by a retry event: a stream that broke and was asked again. */
+  abandoned?: string[];
   /** Run before answering (e.g. interrupt the loop). */
   before?: (request: ModelRequest) => void;
+  /** Raw content blocks added after text and tools (e.g. a whitespace-only text block). */
+  blocks?: ContentBlock[];
+  /** Fields of the response to set as given (refusal, truncatedTools, usage...). */
+  response?: Partial<ModelResponse>;
 }
 
-export function scriptedTurns(turns: Turn[]): ModelPort & { requests: ModelRequest[] } {
+/** Tool ids unique across every run of a test file, as the API's are (a resumed session must not reuse one). */
+let toolIds = 0;
+
+function scriptedTurns(turns: Turn[]): ModelPort & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
   let n = 0;
   return {
     requests,
     async complete(request, onEvent) {
       requests.push(structuredClone({ ...request, signal: undefined }));
+      // What the real API rejects, this fake rejects too: a loop test cannot pass on an invalid request.
+      const problem = requestProblem(request.messages);
+      if (problem) throw new ModelError(`Anthropic API error 400 invalid_request_error: ${problem}`, 400);
       const turn = turns[n++];
       if (!turn) throw new ModelError("script exhausted", null);
       turn.before?.(request);
       if (request.signal?.aborted) throw new ModelError("aborted", null, true);
+      const stream = (text: string) => {
+        for (const chunk of text.match(/[\s\S]{1,7}/g) ?? []) onEvent?.({ type: "text_delta", text: chunk });
+      };
+      (turn.abandoned ?? []).forEach((text, i) => {
+        stream(text);
+        onEvent?.({ type: "retry", attempt: i + 1, waitMs: 0, status: 529, reason: "overloaded_error" });
+      });
       if (turn.error) throw turn.error;
       const content: ContentBlock[] = [];
       if (turn.text) {
-        for (const chunk of turn.text.match(/[\s\S]{1,7}/g) ?? []) onEvent?.({ type: "text_delta", text: chunk });
+        stream(turn.text);
         content.push({ type: "text", text: turn.text });
       }
-      (turn.tools ?? []).forEach((t, i) => content.push({ type: "tool_use", id: `toolu_${n}_${i}`, name: t.name, input: t.input ?? {} }));
+      content.push(...(turn.blocks ?? []));
+      (turn.tools ?? []).forEach((t, i) =>
+        content.push({ type: "tool_use", id: `toolu_${++toolIds}_${i}`, name: t.name, input: t.input ?? {} }),
+      );
       const input = JSON.stringify(request.messages).length / 4;
       return {
         message: { role: "assistant", content },
@@ -53,12 +75,24 @@ export function scriptedTurns(turns: Turn[]): ModelPort & { requests: ModelReque
         usage: { inputTokens: Math.round(input), outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 },
         costUsd: 0.01,
         model: request.model,
+        ...turn.response,
       };
     },
+    maxOutputTokens: () => 64_000,
   };
 }
 
-export function fakeTool(name: string, run: (input: Record<string, unknown>) => ToolResult | Promise<ToolResult> = () => ({ isError: false, content: `${name} ok` })): Tool {
+function requestProblem(messages: ModelRequest["messages"]): string | null {
+  const blank = messages.some((m) => typeof m.content !== "string" && m.content.some(isBlankText));
+  if (blank) return "messages: text content blocks must contain non-whitespace text";
+  const pairing = validatePairing(messages)[0];
+  return pairing ? `messages.${pairing.index}: ${pairing.detail}` : null;
+}
+
+export function fakeTool(
+  name: string,
+  run: (input: Record<string, unknown>) => ToolResult | Promise<ToolResult> = () => ({ isError: false, content: `${name} ok` }),
+): Tool {
   return { spec: { name, description: `fake ${name}`, inputSchema: { type: "object" } }, run: async (input) => run(input) };
 }
 
@@ -72,11 +106,21 @@ export const fakeGit: GitPort & { commits: string[] } = {
     return "0".repeat(40);
   },
   async facts() {
-    return { branch: "hatloop/test", headCommit: "0".repeat(40), modifiedFiles: [], createdFiles: [], deletedFiles: [], diffstat: { files: 0, insertions: 0, deletions: 0 }, commits: [] };
+    return {
+      branch: "hatloop/test",
+      headCommit: "0".repeat(40),
+      modifiedFiles: [],
+      createdFiles: [],
+      deletedFiles: [],
+      diffstat: { filesChanged: 0, insertions: 0, deletions: 0 },
+      commits: [],
+    };
   },
 };
 
-export interface FixtureOptions {
+type MemoryStore = ReturnType<typeof memoryStore>;
+
+export interface FixtureOptions<S extends Store = MemoryStore> {
   turns: Turn[];
   tools?: Tool[];
   gates?: GateReport[];
@@ -87,10 +131,14 @@ export interface FixtureOptions {
   maxIterations?: number;
   /** Turn on context management with this working window (tokens); mechanical summaries only. */
   contextWindow?: number;
+  /** A store that already holds the session (a resume); default: a new one with a new session. */
+  store?: S;
+  /** Create the session in the given store (a database store for a first run). */
+  createSession?: boolean;
 }
 
-export async function runFixture(options: FixtureOptions) {
-  const store = memoryStore();
+export async function runFixture<S extends Store = MemoryStore>(options: FixtureOptions<S>) {
+  const store = options.store ?? (memoryStore() as unknown as S);
   const events: LoopEvent[] = [];
   const model = scriptedTurns(options.turns);
   const gates = [...(options.gates ?? [{ passed: true, checks: [] }])];
@@ -98,26 +146,42 @@ export async function runFixture(options: FixtureOptions) {
   const taskComplete: Tool = fakeTool("task_complete", () => ({ isError: false, content: "unused" }));
   taskComplete.run = async (_input, context) => {
     const report = await context.services.runGates();
-    return { isError: !report.passed, content: report.passed ? "QUALITY_PASSED" : "QUALITY_BLOCKED", meta: { completion: { passed: report.passed, report } } };
+    return {
+      isError: !report.passed,
+      content: report.passed ? "QUALITY_PASSED" : "QUALITY_BLOCKED",
+      meta: { completion: { passed: report.passed, report } },
+    };
   };
-  const tools = options.tools ?? ["read_file", "write_file", "run_command", "list_files", "search", "git_diff", "git_status", "git_log", "recall"].map((n) =>
-    fakeTool(n, (input) => ({ isError: false, content: `${n} ok`, meta: n === "write_file" ? { changedFiles: [String(input.path)] } : undefined })),
-  );
-  await store.sessions.create({
-    id: "s-0000-1111",
-    task: "make the flaky test deterministic",
-    title: "flaky test",
-    repoPath: "/repo",
-    worktreePath: "/repo",
-    branch: "hatloop/s-0000-1",
-    baseCommit: "b".repeat(40),
-    inPlace: false,
-    hat: "planner",
-    model: "test-model",
-    budgets: { maxIterations: options.maxIterations ?? 50, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
-    ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
-    ...options.session,
-  });
+  const tools =
+    options.tools ??
+    ["read_file", "write_file", "run_command", "list_files", "search", "git_diff", "git_status", "git_log", "recall"].map((n) =>
+      fakeTool(n, (input) => ({
+        isError: false,
+        content: `${n} ok`,
+        meta: n === "write_file" ? { changedFiles: [String(input.path)] } : undefined,
+      })),
+    );
+  if (!options.store || options.createSession)
+    await store.sessions.create({
+      id: "s-0000-1111",
+      task: "make the flaky test deterministic",
+      title: "flaky test",
+      repoPath: "/repo",
+      worktreePath: "/repo",
+      branch: "hatloop/s-0000-1",
+      baseCommit: "b".repeat(40),
+      inPlace: false,
+      hat: "planner",
+      model: "test-model",
+      budgets: { maxIterations: options.maxIterations ?? 50, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
+      ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+      ...options.session,
+    });
+  // A resumed session gets the budget the test asks for, as `hatloop resume --max-iterations` would.
+  if (options.store && options.maxIterations) {
+    const session = (await store.sessions.get("s-0000-1111"))!;
+    await store.sessions.update(session.id, { budgets: { ...session.budgets, maxIterations: options.maxIterations } });
+  }
   const config = { ...defaultConfig(), ...options.config };
   const context = options.contextWindow
     ? createContextManager({ config: config.context, store, sessionId: "s-0000-1111", repoPath: "/repo", summarizer: null })
@@ -137,5 +201,15 @@ export async function runFixture(options: FixtureOptions) {
   };
   const outcome: LoopOutcome = await runLoop({ sessionId: "s-0000-1111", config }, deps);
   const messages = await store.messages.range("s-0000-1111", 1, 10_000);
-  return { outcome, store, events, model, messages, control, deps, session: (await store.sessions.get("s-0000-1111"))!, of: <T extends LoopEvent["type"]>(t: T) => events.filter((e) => e.type === t) as Array<Extract<LoopEvent, { type: T }>> };
+  return {
+    outcome,
+    store,
+    events,
+    model,
+    messages,
+    control,
+    deps,
+    session: (await store.sessions.get("s-0000-1111"))!,
+    of: <T extends LoopEvent["type"]>(t: T) => events.filter((e) => e.type === t) as Array<Extract<LoopEvent, { type: T }>>,
+  };
 }

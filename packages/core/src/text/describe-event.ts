@@ -8,15 +8,46 @@ export function describeEvent(event: LoopEvent): string | null {
   switch (event.type) {
     case "session.start": {
       const s = event.data;
-      return `hatloop: ${s.resumed ? "resuming" : "starting"} session ${shortId(event.sessionId)} as ${s.hat} on ${s.branch} (${s.worktree}), model ${s.model}`;
+      const by = s.runner === undefined ? "" : `, run by ${s.runner}`;
+      return `hatloop: ${s.resumed ? "resuming" : "starting"} session ${shortId(event.sessionId)} as ${s.hat} on ${s.branch} (${s.worktree}), model ${s.model}${by}`;
     }
     case "iteration.start":
       return `-- iteration ${event.iteration} (${event.data.hat}) --`;
     case "model.retry":
       return `   model: retry ${event.data.attempt} in ${(event.data.waitMs / 1000).toFixed(1)}s (${event.data.status ?? "connection"}: ${event.data.reason})`;
+    case "model.notice":
+      return `   model notice: ${event.data.message}`;
+    case "model.refusal": {
+      const r = event.data;
+      const why = [r.category, r.explanation].filter(Boolean).join(": ") || "no reason given";
+      const next = {
+        retry: "the refused answer is archived; retrying without it",
+        withhold: "retrying without the refused answer and the turn before it",
+        stop: "stopping",
+      }[r.action];
+      return `   ! model refused to continue (${why}); ${next}`;
+    }
+    case "model.truncated": {
+      const t = event.data;
+      const what = t.tools.join(", ");
+      return t.retryWith !== null
+        ? `   ! output limit (${formatTokens(t.maxTokens)} tokens) cut the call to ${what}; asking again with ${formatTokens(t.retryWith)}`
+        : `   ! output limit (${formatTokens(t.maxTokens)} tokens, the model's maximum) cut the call to ${what}; the model is told to work in smaller steps`;
+    }
+    case "context.overflow": {
+      const o = event.data;
+      const size =
+        o.promptTokens !== null
+          ? `${formatTokens(o.promptTokens)} tokens > ${formatTokens(o.maxTokens ?? 0)} maximum`
+          : "over the size limit";
+      return `   ! request too large for the model (${size}); compacting and retrying the iteration (attempt ${o.attempt})`;
+    }
     case "model.response": {
       const u = event.data.usage;
-      const cache = u.cacheReadTokens || u.cacheWriteTokens ? `, cache ${formatTokens(u.cacheReadTokens)} read/${formatTokens(u.cacheWriteTokens)} written` : "";
+      const cache =
+        u.cacheReadTokens || u.cacheWriteTokens
+          ? `, cache ${formatTokens(u.cacheReadTokens)} read/${formatTokens(u.cacheWriteTokens)} written`
+          : "";
       return `   model: ${event.data.stopReason}, ${formatTokens(u.inputTokens)} in/${formatTokens(u.outputTokens)} out${cache}, ${formatCost(event.data.costUsd)}`;
     }
     case "tool.call":
@@ -56,12 +87,34 @@ export function describeEvent(event: LoopEvent): string | null {
     case "steer":
       return `   steering: ${event.data.text}`;
     case "session.status":
-      return event.data.status === "running" ? null : `hatloop: session ${event.data.status}${event.data.reason ? ` (${event.data.reason})` : ""}`;
-    case "session.end":
-      return `hatloop: ${event.data.status}: ${event.data.reason} after ${event.data.iterations} iterations, ${formatCost(event.data.costUsd)}${event.data.status === "completed" ? "" : `\n   continue with: hatloop resume ${shortId(event.sessionId)}`}`;
+      return event.data.status === "running"
+        ? null
+        : `hatloop: session ${event.data.status}${event.data.reason ? ` (${event.data.reason})` : ""}`;
+    case "session.end": {
+      // An iteration that did not finish (a failed model call) is named as the one shown, not as "after N - 1".
+      const when =
+        event.iteration > event.data.iterations ? `in iteration ${event.iteration}` : `after ${event.data.iterations} iterations`;
+      return `hatloop: ${event.data.status}: ${event.data.reason} ${when}, ${formatCost(event.data.costUsd)}${event.data.status === "completed" ? "" : `\n   continue with: hatloop resume ${shortId(event.sessionId)}${raiseFlag(event.data.reason)}`}`;
+    }
+    case "session.lease-lost":
+      return `hatloop: stopped: ${event.data.message}`;
     case "error":
       return `   ! ${event.data.fatal ? "error" : "warning"}: ${event.data.message}`;
+    case "database.outage":
+      return `   ! ${event.data.message}`;
     default:
       return null;
   }
+}
+
+/** A run paused at a budget resumes only with that budget raised (resume refuses otherwise): the hint says how. */
+function raiseFlag(reason: string): string {
+  const budget = /^budget:(\w+)$/.exec(reason)?.[1];
+  const flags: Record<string, string> = {
+    iterations: "--max-iterations 10",
+    tokens: "--max-tokens 500000",
+    cost: "--max-cost 1",
+    runtime: "--max-runtime 1h",
+  };
+  return budget && flags[budget] ? ` ${flags[budget]}` : "";
 }

@@ -1,11 +1,12 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent } from "@hatloop/core";
-import { costOf } from "../pricing.js";
+import { costOf, maxOutputTokensOf } from "../pricing.js";
 import { abortedError, DEFAULT_RETRY_OPTIONS, type RetryOptions, withRetries } from "../retry/with-retries.js";
 import { ApiFailure } from "../retry/api-failure.js";
 import { toApiFailure } from "./classify-error.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
+import { SdkNotices } from "./sdk-notices.js";
 import { toCountParams, toCreateParams } from "./request-params.js";
 import { ResponseAccumulator } from "./response-accumulator.js";
 
@@ -27,6 +28,7 @@ export class AnthropicModel implements ModelPort {
   private readonly client: Anthropic;
   private readonly retry: RetryOptions;
   private readonly streamIdleTimeoutMs: number;
+  private readonly notices = new SdkNotices();
 
   constructor(options: AnthropicModelOptions = {}) {
     // maxRetries 0: the SDK would otherwise retry silently; ours reports every wait as an event.
@@ -46,6 +48,10 @@ export class AnthropicModel implements ModelPort {
     return withRetries(() => this.attempt(params, request, onEvent), this.retry, request.signal, onEvent);
   }
 
+  maxOutputTokens(model: string): number {
+    return maxOutputTokensOf(model);
+  }
+
   async countTokens(request: Omit<ModelRequest, "maxTokens">): Promise<number> {
     const params = toCountParams(request);
     return withRetries(
@@ -54,7 +60,7 @@ export class AnthropicModel implements ModelPort {
           const counted = await this.client.messages.countTokens(params, { signal: request.signal });
           return counted.input_tokens;
         } catch (error) {
-          throw toApiFailure(error, "request");
+          throw toApiFailure(error, "request", this.client.baseURL);
         }
       },
       this.retry,
@@ -73,9 +79,10 @@ export class AnthropicModel implements ModelPort {
     const signal = request.signal ? AbortSignal.any([request.signal, attemptController.signal]) : attemptController.signal;
     let stream: AsyncIterable<RawMessageStreamEvent> & { controller: AbortController };
     try {
-      stream = await this.client.messages.create(params, { signal });
+      // The SDK warns about deprecated models on the console at every request; we say it once, as an event.
+      stream = await this.notices.capture(() => this.client.messages.create(params, { signal }), onEvent);
     } catch (error) {
-      throw toApiFailure(error, "request");
+      throw toApiFailure(error, "request", this.client.baseURL);
     }
     const accumulator = new ResponseAccumulator(onEvent);
     const watchdog = new IdleWatchdog(this.streamIdleTimeoutMs, () => attemptController.abort());
@@ -86,7 +93,7 @@ export class AnthropicModel implements ModelPort {
         try {
           next = await events.next();
         } catch (error) {
-          throw watchdog.fired ? idleFailure(this.streamIdleTimeoutMs) : toApiFailure(error, "stream");
+          throw watchdog.fired ? idleFailure(this.streamIdleTimeoutMs) : toApiFailure(error, "stream", this.client.baseURL);
         }
         if (next.done) break;
         watchdog.reset();
@@ -100,14 +107,8 @@ export class AnthropicModel implements ModelPort {
     // The SDK ends the iteration quietly on abort; without these checks a cut-off response would look complete.
     if (request.signal?.aborted) throw abortedError();
     if (watchdog.fired) throw idleFailure(this.streamIdleTimeoutMs);
-    const response = accumulator.finish();
-    return {
-      message: response.message,
-      stopReason: response.stopReason,
-      usage: response.usage,
-      costUsd: costOf(request.model, response.usage),
-      model: response.model || request.model,
-    };
+    const { model, ...response } = accumulator.finish();
+    return { ...response, costUsd: costOf(request.model, response.usage), model: model || request.model };
   }
 }
 

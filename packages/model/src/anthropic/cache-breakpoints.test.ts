@@ -10,11 +10,20 @@ describe("withConversationBreakpoint", () => {
 
   it("marks the last non-empty block of the last user message, skipping a trailing assistant prefill", () => {
     const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "task" }, { type: "text", text: "  " }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "task" },
+          { type: "text", text: "  " },
+        ],
+      },
       { role: "assistant", content: "Sure" },
     ];
     const out = withConversationBreakpoint(messages, 2);
-    expect(out[0]?.content).toEqual([{ type: "text", text: "task", cache_control: { type: "ephemeral" } }, { type: "text", text: "  " }]);
+    expect(out[0]?.content).toEqual([
+      { type: "text", text: "task", cache_control: { type: "ephemeral" } },
+      { type: "text", text: "  " },
+    ]);
     expect(out[1]).toBe(messages[1]);
   });
 

@@ -75,7 +75,9 @@ describe("prompt-cache breakpoints in the request sent", () => {
     const body = fake.messageRequests()[0]?.body;
     if (!body) throw new Error("no request recorded");
     expect(breakpoints(body)).toBe(4);
-    const cached = body.messages.map((m) => typeof m.content !== "string" && m.content.some((b) => "cache_control" in b && b.cache_control));
+    const cached = body.messages.map(
+      (m) => typeof m.content !== "string" && m.content.some((b) => "cache_control" in b && b.cache_control),
+    );
     expect(cached).toEqual([false, false, false, false, true, false, true]);
   });
 

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message } from "@hatloop/context";
-import { STOP_REASONS, type ModelStreamEvent, type StopReason, type Usage } from "@hatloop/core";
+import { STOP_REASONS, type ModelStreamEvent, type RefusalDetails, type StopReason, type Usage } from "@hatloop/core";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { ApiFailure } from "../retry/api-failure.js";
 
@@ -18,6 +18,8 @@ export interface AccumulatedResponse {
   stopReason: StopReason;
   usage: Usage;
   model: string;
+  refusal?: RefusalDetails;
+  truncatedTools?: string[];
 }
 
 const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
@@ -26,6 +28,7 @@ export class ResponseAccumulator {
   private readonly blocks = new Map<number, Building>();
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   private stopReason: string | null = null;
+  private refusal: RefusalDetails | undefined;
   private model = "";
   private stopped = false;
 
@@ -78,6 +81,8 @@ export class ResponseAccumulator {
       }
       case "message_delta": {
         this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        const details = event.delta.stop_details;
+        if (details) this.refusal = { category: details.category ?? null, explanation: details.explanation ?? null };
         const u = event.usage;
         // message_delta usage is cumulative; null means "unchanged since message_start".
         this.usage.outputTokens = u.output_tokens;
@@ -97,23 +102,36 @@ export class ResponseAccumulator {
     if (!this.stopped) throw new ApiFailure("stream ended before message_stop", null, true);
     const truncated = this.stopReason === "max_tokens";
     const content: ContentBlock[] = [];
-    for (const [, b] of [...this.blocks].sort(([a], [c]) => a - c)) {
+    const cut: string[] = [];
+    const ordered = [...this.blocks].sort(([a], [c]) => a - c).map(([, b]) => b);
+    for (const b of ordered) {
       if (b.kind === "text") {
-        // Empty text blocks are rejected when the message is sent back.
-        if (b.text) content.push({ type: "text", text: b.text });
+        // Kept as sent, blank ones too: the request rule (sendable) never sends a blank one back.
+        content.push({ type: "text", text: b.text });
       } else if (b.kind === "thinking") {
         // Kept verbatim (the signature verifies it): tool-use turns must send it back unchanged.
         content.push({ type: "thinking", thinking: b.thinking, signature: b.signature });
       } else if (b.kind === "redacted") {
         content.push({ type: "redacted_thinking", data: b.data });
+      } else if (truncated && (b === ordered.at(-1) || !b.complete)) {
+        // The output limit stopped the model inside this call: even JSON that parses may lack keys.
+        cut.push(b.name);
       } else if (b.complete) {
         content.push({ type: "tool_use", id: b.id, name: b.name, input: b.input });
-      } else if (!truncated) {
+      } else {
         // Only max_tokens explains an unfinished tool input; anything else is a garbled stream.
         throw new ApiFailure(`tool_use ${b.name} ended with invalid input JSON`, null, true);
       }
     }
-    return { message: { role: "assistant", content }, stopReason: this.mapStopReason(content), usage: { ...this.usage }, model: this.model };
+    const stopReason = this.mapStopReason(content);
+    return {
+      message: { role: "assistant", content },
+      stopReason,
+      usage: { ...this.usage },
+      model: this.model,
+      ...(stopReason === "refusal" ? { refusal: this.refusal ?? { category: null, explanation: null } } : {}),
+      ...(cut.length ? { truncatedTools: cut } : {}),
+    };
   }
 
   private mapStopReason(content: ContentBlock[]): StopReason {

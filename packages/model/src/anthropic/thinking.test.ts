@@ -28,7 +28,9 @@ describe("AnthropicModel with thinking blocks", () => {
       ],
     });
     const model = new AnthropicModel({ apiKey: "test", baseURL: fake.url, retry: fastRetry() });
-    const first = await model.complete(request({ model: "claude-sonnet-5-5" }));
+    // A history with tool calls must come with the tool definitions (the API's rule, which the fake applies).
+    const tools = [{ name: "read_file", description: "read a file", inputSchema: { type: "object" as const } }];
+    const first = await model.complete(request({ model: "claude-sonnet-5-5", tools }));
     expect(first.message.content).toEqual([
       { type: "thinking", thinking: "The flaky test depends on wall-clock time.", signature: "sig-abc123==" },
       { type: "redacted_thinking", data: "ENCRYPTED==" },
@@ -38,6 +40,7 @@ describe("AnthropicModel with thinking blocks", () => {
     await model.complete(
       request({
         model: "claude-sonnet-5-5",
+        tools,
         messages: [
           { role: "user", content: "Fix the flaky test." },
           first.message,

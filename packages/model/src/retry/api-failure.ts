@@ -1,7 +1,12 @@
+import type { ContextOverflow } from "@hatloop/core";
+
 // One failed attempt at a model request, already classified. Both models throw it from an attempt
 // so that withRetries() decides, in one place, whether to wait and try again.
 
 export class ApiFailure extends Error {
+  /** Set when the request was too big for the model (see overflowOf). */
+  readonly overflow: ContextOverflow | null;
+
   constructor(
     message: string,
     /** HTTP status, or the status an in-stream error type stands for; null for transport faults. */
@@ -11,7 +16,24 @@ export class ApiFailure extends Error {
     readonly retryAfterMs: number | null = null,
   ) {
     super(message);
+    this.overflow = overflowOf(status, message);
   }
+}
+
+// The API's words for a prompt over the model's window: "prompt is too long: 215000 tokens > 200000
+// maximum" (M is the window); older models: "input length and `max_tokens` exceed context limit:
+// 196003 + 8192 > 200000" (the window is not short, the prompt plus the output reserve is). 413
+// (request_too_large) is a body over the byte limit and says no sizes.
+const PROMPT_TOO_LONG = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)\s*maximum/i;
+const INPUT_AND_OUTPUT = /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*\d+\s*>\s*\d+/i;
+
+function overflowOf(status: number | null, message: string): ContextOverflow | null {
+  if (status === 413 || /request_too_large/.test(message)) return { promptTokens: null, maxTokens: null };
+  if (status !== 400 && status !== null) return null;
+  const tooLong = PROMPT_TOO_LONG.exec(message);
+  if (tooLong) return { promptTokens: Number(tooLong[1]), maxTokens: Number(tooLong[2]) };
+  const withOutput = INPUT_AND_OUTPUT.exec(message);
+  return withOutput ? { promptTokens: Number(withOutput[1]), maxTokens: null } : null;
 }
 
 /** Statuses worth retrying: rate limits, server errors, gateway faults, overload. */

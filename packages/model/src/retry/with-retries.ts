@@ -67,12 +67,11 @@ export async function withRetries<T>(
       if (signal?.aborted) throw abortedError();
       if (error instanceof ModelError) throw error;
       if (!(error instanceof ApiFailure)) throw new ModelError(oneLine(messageOf(error)), null);
-      if (!error.retriable) throw new ModelError(error.message, error.status);
+      if (!error.retriable) throw new ModelError(error.message, error.status, false, error.overflow);
       if (n >= options.maxAttempts) {
         throw new ModelError(`${error.message} (gave up after ${n} attempts)`, error.status);
       }
-      const waitMs =
-        error.retryAfterMs !== null ? Math.min(error.retryAfterMs, options.maxRetryAfterMs) : backoffDelay(n, options);
+      const waitMs = error.retryAfterMs !== null ? Math.min(error.retryAfterMs, options.maxRetryAfterMs) : backoffDelay(n, options);
       onEvent?.({ type: "retry", attempt: n, waitMs, status: error.status, reason: error.message });
       await sleepUnlessAborted(waitMs, options.sleep, signal);
     }
@@ -94,6 +93,7 @@ export async function sleepUnlessAborted(ms: number, sleep: Sleep, signal: Abort
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
   if (signal.aborted) throw abortedError();
 }
 

@@ -13,7 +13,7 @@ describe("parseScenario", () => {
         '{"scenario": {"model": "claude-haiku-4-5", "name": "t"}}',
         "",
         '{"text": "hi", "delay_ms": 5}',
-        '  // indented comment',
+        "  // indented comment",
         '{"error": {"status": 529, "retry_after_s": 0.5}}',
         '{"tools": [{"name": "run", "input": {"cmd": "ls"}}], "stop": "tool_use"}',
         '{"for": "summary", "text": "sum"}',

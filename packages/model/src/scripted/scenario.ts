@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { STOP_REASONS, type StopReason } from "@hatloop/core";
+import { STOP_REASONS, type RefusalDetails, type StopReason } from "@hatloop/core";
 import { z } from "zod";
 
 // The scenario file the ScriptedModel replays: JSONL, one model turn (or injected failure) per line.
@@ -26,7 +26,11 @@ const turnLine = z
   .strictObject({
     for: queue,
     text: z.string().optional(),
-    tools: z.array(z.strictObject({ name: z.string().min(1), input: z.record(z.string(), z.unknown()).optional(), id: z.string().min(1).optional() })).optional(),
+    tools: z
+      .array(
+        z.strictObject({ name: z.string().min(1), input: z.record(z.string(), z.unknown()).optional(), id: z.string().min(1).optional() }),
+      )
+      .optional(),
     usage: z
       .strictObject({
         input_tokens: tokens.optional(),
@@ -36,10 +40,18 @@ const turnLine = z
       })
       .optional(),
     stop: z.enum(STOP_REASONS).optional(),
+    /** With stop "refusal": the API's stop_details. */
+    stop_details: z.strictObject({ category: z.string().nullable().optional(), explanation: z.string().nullable().optional() }).optional(),
+    /** With stop "max_tokens": a tool call the output limit cut off (its name). */
+    cut_tool: z.string().min(1).optional(),
     delay_ms: z.number().int().nonnegative().max(60_000).optional(),
     chunk_chars: z.number().int().positive().optional(),
   })
-  .refine((t) => (t.text ?? "") !== "" || (t.tools?.length ?? 0) > 0, { message: "a turn needs text or tools" });
+  .refine((t) => (t.text ?? "") !== "" || (t.tools?.length ?? 0) > 0 || t.stop === "refusal" || t.cut_tool !== undefined, {
+    message: "a turn needs text or tools",
+  })
+  .refine((t) => t.cut_tool === undefined || t.stop === "max_tokens", { message: "cut_tool goes with stop max_tokens" })
+  .refine((t) => t.stop_details === undefined || t.stop === "refusal", { message: "stop_details goes with stop refusal" });
 
 export type ScenarioQueue = "main" | "summary";
 
@@ -50,6 +62,8 @@ export interface ScenarioTurn {
   tools: Array<{ name: string; input: Record<string, unknown>; id?: string }>;
   usage: z.infer<typeof turnLine>["usage"];
   stop?: StopReason;
+  refusal?: RefusalDetails;
+  cutTool?: string;
   delayMs: number;
   chunkChars?: number;
 }
@@ -90,7 +104,7 @@ export async function loadScenario(path: string): Promise<Scenario> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new Error(`cannot read scenario ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new Error(`cannot read scenario ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   return parseScenario(text, path);
 }
@@ -139,6 +153,10 @@ export function parseScenario(text: string, source = "<scenario>"): Scenario {
       tools: (turn.tools ?? []).map((t) => ({ name: t.name, input: t.input ?? {}, ...(t.id ? { id: t.id } : {}) })),
       usage: turn.usage,
       ...(turn.stop ? { stop: turn.stop } : {}),
+      ...(turn.stop === "refusal"
+        ? { refusal: { category: turn.stop_details?.category ?? null, explanation: turn.stop_details?.explanation ?? null } }
+        : {}),
+      ...(turn.cut_tool ? { cutTool: turn.cut_tool } : {}),
       delayMs: turn.delay_ms ?? 0,
       ...(turn.chunk_chars ? { chunkChars: turn.chunk_chars } : {}),
     });

@@ -56,7 +56,10 @@ describe("ScriptedModel", () => {
     const u1 = (await scripted.complete(first)).usage;
     expect(u1.cacheReadTokens).toBe(0);
     expect(u1.cacheWriteTokens).toBeGreaterThan(2_000);
-    const next = request({ system, messages: [...first.messages, { role: "assistant", content: "two" }, { role: "user", content: "more" }] });
+    const next = request({
+      system,
+      messages: [...first.messages, { role: "assistant", content: "two" }, { role: "user", content: "more" }],
+    });
     const u2 = (await scripted.complete(next)).usage;
     expect(u2.cacheReadTokens).toBe(u1.cacheWriteTokens);
     expect(u2.cacheWriteTokens).toBeGreaterThan(0);
@@ -77,7 +80,10 @@ describe("ScriptedModel", () => {
 
   it("throws a non-retriable injected failure at once with its status", async () => {
     const scripted = model(['{"error": {"status": 400, "message": "prompt is too long"}}', '{"text": "later"}']);
-    await expect(scripted.complete(request())).rejects.toMatchObject({ status: 400, message: expect.stringContaining("prompt is too long") });
+    await expect(scripted.complete(request())).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("prompt is too long"),
+    });
     await expect(scripted.complete(request())).resolves.toMatchObject({ message: { content: [{ type: "text", text: "later" }] } });
   });
 
@@ -149,5 +155,31 @@ describe("ScriptedModel abort without delays", () => {
     const pending = scripted.complete(request({ signal: controller.signal }), () => controller.abort());
     await expect(pending).rejects.toMatchObject({ aborted: true });
     expect(scripted.position).toBe(0);
+  });
+
+  it("plays refusals, cut tool calls and prompt-too-long answers as the API gives them", async () => {
+    const scripted = model([
+      '{"text": "Sure", "stop": "refusal", "stop_details": {"category": "cyber", "explanation": "declined"}}',
+      '{"text": "Writing.", "stop": "max_tokens", "cut_tool": "write_file"}',
+      '{"error": {"status": 400, "message": "prompt is too long: 250000 tokens > 200000 maximum"}}',
+    ]);
+    await expect(scripted.complete(request())).resolves.toMatchObject({
+      stopReason: "refusal",
+      refusal: { category: "cyber", explanation: "declined" },
+    });
+    await expect(scripted.complete(request())).resolves.toMatchObject({ stopReason: "max_tokens", truncatedTools: ["write_file"] });
+    await expect(scripted.complete(request())).rejects.toMatchObject({
+      status: 400,
+      overflow: { promptTokens: 250_000, maxTokens: 200_000 },
+    });
+    expect(() => parseScenario('{"text": "x", "cut_tool": "write_file"}', "t")).toThrow("cut_tool goes with stop max_tokens");
+  });
+
+  it("refuses a request the API would reject, with the API's words", async () => {
+    const bad = request({ messages: [{ role: "user", content: [{ type: "text", text: "  " }] }] });
+    await expect(model(twoTurns).complete(bad)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("text content blocks must contain non-whitespace text"),
+    });
   });
 });

@@ -1,10 +1,13 @@
 import type { ContentBlock } from "@hatloop/context";
 import { ModelError, type ModelPort, type ModelRequest, type ModelResponse, type ModelStreamEvent, type Usage } from "@hatloop/core";
-import { costOf } from "../pricing.js";
+import { toCreateParams } from "../anthropic/request-params.js";
+import { costOf, maxOutputTokensOf } from "../pricing.js";
+import { requestProblems } from "../request-rules/validate-request.js";
 import { ApiFailure, errorTypeOfStatus, isRetriableStatus } from "../retry/api-failure.js";
 import {
   abortedError,
-  DEFAULT_RETRY_OPTIONS,   type RetryOptions,
+  DEFAULT_RETRY_OPTIONS,
+  type RetryOptions,
   type Sleep,
   sleepUnlessAborted,
   timerSleep,
@@ -64,6 +67,9 @@ export class ScriptedModel implements ModelPort {
   }
 
   complete(request: ModelRequest, onEvent?: (event: ModelStreamEvent) => void): Promise<ModelResponse> {
+    // What the API would reject, a scripted run rejects too: the demo and the tests cannot pass on it.
+    const problems = requestProblems(toCreateParams(request));
+    if (problems.length) return Promise.reject(new ModelError(`Anthropic API error 400 invalid_request_error: ${problems[0]}`, 400));
     this.mainModel ??= request.model;
     const queue: ScenarioQueue = request.model === this.mainModel ? "main" : "summary";
     const steps = this.scenario[queue];
@@ -112,6 +118,7 @@ export class ScriptedModel implements ModelPort {
       onEvent?.({ type: "tool_use_start", id, name: tool.name });
       content.push({ type: "tool_use", id, name: tool.name, input: tool.input });
     }
+    if (turn.cutTool) onEvent?.({ type: "tool_use_start", id: `${prefix}_cut`, name: turn.cutTool });
     const usage = this.usageOf(turn, queue, request);
     return {
       message: { role: "assistant", content },
@@ -119,7 +126,13 @@ export class ScriptedModel implements ModelPort {
       usage,
       costUsd: costOf(request.model, usage),
       model: request.model,
+      ...(turn.refusal ? { refusal: turn.refusal } : {}),
+      ...(turn.cutTool ? { truncatedTools: [turn.cutTool] } : {}),
     };
+  }
+
+  maxOutputTokens(model: string): number {
+    return maxOutputTokensOf(model);
   }
 
   private usageOf(turn: ScenarioTurn, queue: ScenarioQueue, request: ModelRequest): Usage {

@@ -21,7 +21,7 @@ export function promptShape(request: Omit<ModelRequest, "maxTokens">): PromptSha
   };
 }
 
-export function tokensOf(chars: number): number {
+function tokensOf(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
@@ -40,8 +40,7 @@ export function estimateUsage(shape: PromptShape, previous: PromptShape | null, 
 /** The previous request's cached prefix that this one still starts with. */
 function cachedPrefixTokens(shape: PromptShape, previous: PromptShape | null): number {
   if (!previous || previous.head !== shape.head || promptTokens(previous) < MIN_CACHEABLE_TOKENS) return 0;
-  const extendsPrevious =
-    previous.messages.length <= shape.messages.length && previous.messages.every((m, i) => shape.messages[i] === m);
+  const extendsPrevious = previous.messages.length <= shape.messages.length && previous.messages.every((m, i) => shape.messages[i] === m);
   // Either the whole previous conversation is a prefix (its last breakpoint hits), or only the
   // system-and-tools breakpoint still matches (e.g. after compaction rewrote the history).
   return extendsPrevious ? promptTokens(previous) : tokensOf(shape.head.length);

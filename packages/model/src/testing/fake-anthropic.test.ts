@@ -16,7 +16,15 @@ const body = { model: "claude-haiku-4-5", max_tokens: 100, messages: [{ role: "u
 describe("fake Anthropic server", () => {
   it("frames SSE like the API: message_start, ping, blocks with split deltas, message_delta, message_stop", async () => {
     fake = await startFakeAnthropic({
-      replies: [{ content: [{ type: "text", text: "hello world" }, { type: "tool_use", name: "run", input: { cmd: "ls -la" } }], chunkSize: 5 }],
+      replies: [
+        {
+          content: [
+            { type: "text", text: "hello world" },
+            { type: "tool_use", name: "run", input: { cmd: "ls -la" } },
+          ],
+          chunkSize: 5,
+        },
+      ],
     });
     const text = await (await post("/v1/messages", { ...body, stream: true })).text();
     const names = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
@@ -29,6 +37,7 @@ describe("fake Anthropic server", () => {
       "content_block_delta",
       "content_block_stop",
       "content_block_start",
+      "content_block_delta", // the empty first fragment the API sends
       "content_block_delta",
       "content_block_delta",
       "content_block_delta",
@@ -44,7 +53,9 @@ describe("fake Anthropic server", () => {
 
   it("answers non-streaming requests with a whole message", async () => {
     fake = await startFakeAnthropic({
-      replies: [{ content: [{ type: "tool_use", name: "git_status", id: "toolu_x" }], usage: { cache_read_input_tokens: 7, input_tokens: 3 } }],
+      replies: [
+        { content: [{ type: "tool_use", name: "git_status", id: "toolu_x" }], usage: { cache_read_input_tokens: 7, input_tokens: 3 } },
+      ],
     });
     const message = await (await post("/v1/messages", body)).json();
     expect(message).toMatchObject({
@@ -59,7 +70,10 @@ describe("fake Anthropic server", () => {
 
   it("sends HTTP errors with the API's body and headers, and answers from functions of the request", async () => {
     fake = await startFakeAnthropic({
-      replies: [fakeError(429, { headers: { "retry-after": "3" } }), (req) => ({ content: `you said ${JSON.stringify(req.body.messages[0]?.content)}` })],
+      replies: [
+        fakeError(429, { headers: { "retry-after": "3" } }),
+        (req) => ({ content: `you said ${JSON.stringify(req.body.messages[0]?.content)}` }),
+      ],
     });
     const limited = await post("/v1/messages", body);
     expect(limited.status).toBe(429);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { requestProblems } from "../request-rules/validate-request.js";
 import { errorTypeOfStatus } from "../retry/api-failure.js";
 import { formatSse, messageBody, resolveReply, sseEvents } from "./fake-events.js";
 import {
@@ -9,6 +10,8 @@ import {
   type FakeReply,
   type FakeReplyFn,
   isErrorReply,
+  isRawReply,
+  type FakeRawReply,
   type RecordedRequest,
 } from "./fake-replies.js";
 
@@ -22,6 +25,11 @@ export interface FakeAnthropicOptions {
   /** Input tokens for count_tokens; defaults to ~4 characters per token of system, messages and tools. */
   countTokens?: (request: RecordedRequest) => number;
   port?: number;
+  /**
+   * Answer a request that breaks the API's documented rules with the 400 the API would give
+   * (request-rules/validate-request.ts). Default true; a test of a deliberately broken request turns it off.
+   */
+  validate?: boolean;
 }
 
 export interface FakeAnthropic {
@@ -31,11 +39,16 @@ export interface FakeAnthropic {
   requests: RecordedRequest[];
   /** Only the /v1/messages requests. */
   messageRequests(): RecordedRequest[];
+  /** Requests answered 400 because they broke a rule, with the rule's words. */
+  rejected: Array<{ request: RecordedRequest; problems: string[] }>;
   close(): Promise<void>;
 }
 
 export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeAnthropic> {
   const requests: RecordedRequest[] = [];
+  const rejected: FakeAnthropic["rejected"] = [];
+  // Thinking this server streamed, by signature: it must come back byte for byte.
+  const issuedThinking = new Map<string, string>();
   let served = 0;
 
   async function nextReply(request: RecordedRequest): Promise<FakeReply> {
@@ -65,6 +78,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     };
     requests.push(recorded);
     if (req.method !== "POST") return sendError(res, { error: { status: 405, type: "invalid_request_error" } });
+    const problems =
+      options.validate === false ? [] : requestProblems(recorded.body, { issuedThinking, countOnly: path === "/v1/messages/count_tokens" });
+    if (problems.length) {
+      rejected.push({ request: recorded, problems });
+      return sendError(res, { error: { status: 400, type: "invalid_request_error", message: problems[0] } });
+    }
     if (path === "/v1/messages/count_tokens") {
       const { system, messages, tools } = recorded.body;
       const tokens = options.countTokens?.(recorded) ?? estimateTokens({ system, messages, tools });
@@ -73,8 +92,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     if (path !== "/v1/messages") return sendError(res, { error: { status: 404, message: `no route ${path}` } });
     const reply = await nextReply(recorded);
     if (isErrorReply(reply)) return sendError(res, reply);
+    if (isRawReply(reply)) return sendRaw(res, reply);
     const index = requests.filter((r) => r.path === "/v1/messages").length;
     const resolved = resolveReply(reply, recorded, index);
+    for (const block of resolved.blocks) if (block.type === "thinking") issuedThinking.set(block.signature, block.thinking);
     if (recorded.body.stream !== true) return sendJson(res, 200, messageBody(resolved), reply.headers);
     await streamReply(res, reply, sseEvents(reply, resolved));
   }
@@ -85,6 +106,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     url: `http://127.0.0.1:${port}`,
     requests,
     messageRequests: () => requests.filter((r) => r.path === "/v1/messages"),
+    rejected,
     close: () =>
       new Promise<void>((resolve) => {
         // The SDK keeps connections alive; close them or close() waits for their idle timeout.
@@ -102,6 +124,7 @@ async function streamReply(res: ServerResponse, reply: FakeMessageReply, events:
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": "req_fake", ...reply.headers });
   res.flushHeaders();
   for (let sent = 0; sent <= events.length; sent++) {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
     if (clientGone) return;
     if (reply.disconnectAfterEvents === sent) {
       res.socket?.destroy();
@@ -115,11 +138,19 @@ async function streamReply(res: ServerResponse, reply: FakeMessageReply, events:
     const event = events[sent];
     if (event === undefined) break;
     if (reply.eventDelayMs && sent > 0) await new Promise((r) => setTimeout(r, reply.eventDelayMs));
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
     if (clientGone) return;
     // Awaiting the write lets a later socket.destroy() cut the stream after these bytes, not before.
     await new Promise<void>((resolve) => res.write(formatSse(event), () => resolve()));
   }
   res.end();
+}
+
+function sendRaw(res: ServerResponse, reply: FakeRawReply): void {
+  const status = reply.raw.status ?? 200;
+  const type = status === 200 ? "text/event-stream" : "application/json";
+  res.writeHead(status, { "content-type": type, "request-id": "req_fake", ...reply.raw.headers });
+  res.end(reply.raw.body);
 }
 
 function sendError(res: ServerResponse, reply: FakeErrorReply): void {

@@ -19,6 +19,7 @@ interface Resolved {
     | { type: "tool_use"; id: string; name: string; input: unknown; json: string }
   >;
   stopReason: string;
+  stopDetails: FakeMessageReply["stopDetails"];
   usage: Required<FakeUsage>;
 }
 
@@ -43,9 +44,12 @@ export function resolveReply(reply: FakeMessageReply, request: RecordedRequest, 
     model: reply.model ?? request.body.model,
     blocks,
     stopReason: reply.stopReason ?? (hasTool ? "tool_use" : "end_turn"),
+    stopDetails: reply.stopDetails,
     usage: {
       input_tokens: reply.usage?.input_tokens ?? estimateTokens({ system, messages, tools }),
-      output_tokens: reply.usage?.output_tokens ?? estimateTokens(blocks.map((b) => (b.type === "text" ? b.text : b.type === "tool_use" ? b.input : ""))),
+      output_tokens:
+        reply.usage?.output_tokens ??
+        estimateTokens(blocks.map((b) => (b.type === "text" ? b.text : b.type === "tool_use" ? b.input : ""))),
       cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
       cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0,
     },
@@ -64,7 +68,13 @@ export function sseEvents(reply: FakeMessageReply, resolved: Resolved): SseEvent
           ...messageShell(resolved),
           content: [],
           stop_reason: null,
-          usage: { ...usage, output_tokens: 1 },
+          // As recorded from the API: the cache write split by TTL, and the service tier.
+          usage: {
+            ...usage,
+            cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+            output_tokens: 1,
+            service_tier: "standard",
+          },
         },
       },
     },
@@ -74,7 +84,9 @@ export function sseEvents(reply: FakeMessageReply, resolved: Resolved): SseEvent
     const delta = (d: unknown) => events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: d } });
     events.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: blockStart(block) } });
     if (block.type === "text") for (const piece of chunks(block.text, size)) delta({ type: "text_delta", text: piece });
-    if (block.type === "tool_use") for (const piece of chunks(block.json, size)) delta({ type: "input_json_delta", partial_json: piece });
+    // The API opens every tool input with an empty fragment, also for a tool without arguments (recorded).
+    if (block.type === "tool_use")
+      for (const piece of ["", ...chunks(block.json, size)]) delta({ type: "input_json_delta", partial_json: piece });
     if (block.type === "thinking") {
       for (const piece of chunks(block.thinking, size)) delta({ type: "thinking_delta", thinking: piece });
       delta({ type: "signature_delta", signature: block.signature });
@@ -85,8 +97,18 @@ export function sseEvents(reply: FakeMessageReply, resolved: Resolved): SseEvent
     event: "message_delta",
     data: {
       type: "message_delta",
-      delta: { stop_reason: resolved.stopReason, stop_sequence: null },
-      usage: { output_tokens: usage.output_tokens },
+      delta: {
+        stop_reason: resolved.stopReason,
+        stop_sequence: null,
+        ...(resolved.stopDetails ? { stop_details: { type: "refusal", ...resolved.stopDetails } } : {}),
+      },
+      // Cumulative, as recorded from the API (input tokens may be revised here).
+      usage: {
+        input_tokens: usage.input_tokens,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens,
+        output_tokens: usage.output_tokens,
+      },
     },
   });
   events.push({ event: "message_stop", data: { type: "message_stop" } });

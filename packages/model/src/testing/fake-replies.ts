@@ -20,7 +20,7 @@ export type FakeContent =
   | {
       type: "tool_use";
       name: string;
-      /** Omitted: no input_json_delta at all, as the API streams a tool without arguments. */
+      /** Omitted: only the empty input_json_delta the API streams for a tool without arguments. */
       input?: unknown;
       id?: string;
       /** Streamed instead of JSON.stringify(input), e.g. JSON cut short to mimic max_tokens. */
@@ -51,7 +51,20 @@ export interface FakeMessageReply {
   disconnectAfterEvents?: number;
   /** Send `event: error` after this many SSE events, then end the response (e.g. overloaded_error). */
   streamError?: { afterEvents: number; type: string; message?: string };
+  /** With stopReason "refusal": the stop_details the API sends in message_delta. */
+  stopDetails?: { category: string | null; explanation: string | null };
   headers?: Record<string, string>;
+}
+
+/** Bytes sent as they are: a recorded response replayed, or an error body as the API wrote it. */
+export interface FakeRawReply {
+  raw: {
+    /** Default 200. */
+    status?: number;
+    /** Default content-type: text/event-stream for 200, application/json otherwise. */
+    headers?: Record<string, string>;
+    body: string;
+  };
 }
 
 export interface FakeErrorReply {
@@ -65,12 +78,16 @@ export interface FakeErrorReply {
   };
 }
 
-export type FakeReply = FakeMessageReply | FakeErrorReply;
+export type FakeReply = FakeMessageReply | FakeErrorReply | FakeRawReply;
 
 export type FakeReplyFn = (request: RecordedRequest, index: number) => FakeReply | Promise<FakeReply>;
 
 export function isErrorReply(reply: FakeReply): reply is FakeErrorReply {
   return "error" in reply;
+}
+
+export function isRawReply(reply: FakeReply): reply is FakeRawReply {
+  return "raw" in reply;
 }
 
 /** Shorthand for an HTTP error reply. */

@@ -5,8 +5,10 @@ export {
   type FakeContent,
   type FakeErrorReply,
   type FakeMessageReply,
+  type FakeRawReply,
   type FakeReply,
   type FakeReplyFn,
   type FakeUsage,
   type RecordedRequest,
 } from "./fake-replies.js";
+export { requestProblems, type RuleOptions, type WireRequest } from "../request-rules/validate-request.js";

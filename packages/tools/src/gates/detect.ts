@@ -28,10 +28,7 @@ export async function detectGateCommands(dir: string): Promise<GateCommands> {
 }
 
 /** Configured commands win per slot; detection fills the rest unless it is turned off. */
-export async function resolveGateCommands(
-  dir: string,
-  configured: GateCommands & { detect?: boolean },
-): Promise<GateCommands> {
+export async function resolveGateCommands(dir: string, configured: GateCommands & { detect?: boolean }): Promise<GateCommands> {
   const detected = configured.detect === false ? {} : await detectGateCommands(dir);
   const out: GateCommands = {};
   for (const name of GATE_ORDER) {
@@ -48,7 +45,7 @@ async function detectNode(dir: string): Promise<GateCommands | undefined> {
   if (pkg === undefined) return undefined;
   const scripts = isRecord(pkg) && isRecord(pkg.scripts) ? pkg.scripts : {};
   const runner = await nodeRunner(dir, isRecord(pkg) ? pkg.packageManager : undefined);
-  const has = (name: string) => typeof scripts[name] === "string" && (scripts[name] as string).trim().length > 0;
+  const has = (name: string) => typeof scripts[name] === "string" && scripts[name].trim().length > 0;
   const commands: GateCommands = {};
   if (has("test") && !NPM_DEFAULT_TEST.test(scripts.test as string)) commands.test = runner.test;
   if (has("lint")) commands.lint = `${runner.run} lint`;

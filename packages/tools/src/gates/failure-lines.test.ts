@@ -33,14 +33,18 @@ describe("extractFailureLines", () => {
   });
 
   it("compares the same failure equal across runs despite durations, paths, counters and line numbers", () => {
-    const first = "not ok 2 - parses dates\n  duration_ms: 1.23\nError: boom at /tmp/run-abc/src/x.ts:10:4\n# fail 1\nTests  1 failed | 4 passed (5)\nat 12:00:01";
-    const second = "not ok 3 - parses dates\n  duration_ms: 9.87\nError: boom at /var/tmp/run-xyz/src/x.ts:14:2\n# fail 2\nTests  2 failed | 9 passed (11)\nat 13:45:10";
+    const first =
+      "not ok 2 - parses dates\n  duration_ms: 1.23\nError: boom at /tmp/run-abc/src/x.ts:10:4\n# fail 1\nTests  1 failed | 4 passed (5)\nat 12:00:01";
+    const second =
+      "not ok 3 - parses dates\n  duration_ms: 9.87\nError: boom at /var/tmp/run-xyz/src/x.ts:14:2\n# fail 2\nTests  2 failed | 9 passed (11)\nat 13:45:10";
     expect(extractFailureLines(second)).toEqual(extractFailureLines(first));
   });
 
   it("keeps what distinguishes one failure from another", () => {
     expect(extractFailureLines("not ok 1 - adds")).not.toEqual(extractFailureLines("not ok 1 - subtracts"));
-    expect(extractFailureLines("AssertionError: expected 2 to be 3")).not.toEqual(extractFailureLines("AssertionError: expected 2 to be 4"));
+    expect(extractFailureLines("AssertionError: expected 2 to be 3")).not.toEqual(
+      extractFailureLines("AssertionError: expected 2 to be 4"),
+    );
   });
 
   it("falls back to the last lines when nothing looks like a failure", () => {

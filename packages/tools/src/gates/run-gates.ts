@@ -1,3 +1,4 @@
+import { redactSecrets } from "@hatloop/context";
 import type { GateCheck, GateReport } from "@hatloop/core";
 import { runShell } from "../shell/run-shell.js";
 import { capHeadTail } from "../text/cap-output.js";
@@ -14,6 +15,8 @@ export interface GateRunOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   baseline?: GateBaseline;
+  /** The commands' environment (default: childEnv() of this process). */
+  env?: Record<string, string>;
 }
 
 /** What the checks looked like at session start; JSON-serialisable, stored by the caller. */
@@ -66,11 +69,7 @@ export async function takeBaseline(options: Omit<GateRunOptions, "baseline">): P
   return { version: 1, takenAt: new Date().toISOString(), checks };
 }
 
-async function runCheck(
-  name: GateName,
-  command: string,
-  options: GateRunOptions,
-): Promise<{ check: GateCheck; failures: string[] }> {
+async function runCheck(name: GateName, command: string, options: GateRunOptions): Promise<{ check: GateCheck; failures: string[] }> {
   const run = await runShell({
     command,
     cwd: options.dir,
@@ -78,17 +77,19 @@ async function runCheck(
     headChars: CAPTURE_HEAD,
     tailChars: CAPTURE_TAIL,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   if (run.aborted) throw new GatesAbortedError();
   const passed = !run.timedOut && run.exitCode === 0;
   const failures = passed ? [] : extractFailureLines(run.output);
   const before = options.baseline?.checks[name];
-  // A baseline only speaks for the same command; a changed command starts from nothing.
-  const comparable = before !== undefined && before.command === command && !before.passed ? before : undefined;
-  const known = new Set(comparable?.failures ?? []);
-  const newFailures = failures.filter((line) => !known.has(line));
-  const acceptable =
-    passed || (comparable !== undefined && newFailures.length === 0 && (!run.timedOut || comparable.timedOut));
+  // A baseline only speaks for the same command; a changed command starts from nothing. It is
+  // stored with secrets redacted, so both sides are compared redacted.
+  const comparable =
+    before !== undefined && redactSecrets(before.command) === redactSecrets(command) && !before.passed ? before : undefined;
+  const known = new Set((comparable?.failures ?? []).map(redactSecrets));
+  const newFailures = failures.filter((line) => !known.has(redactSecrets(line)));
+  const acceptable = passed || (comparable !== undefined && newFailures.length === 0 && (!run.timedOut || comparable.timedOut));
   const check: GateCheck = {
     name,
     command,

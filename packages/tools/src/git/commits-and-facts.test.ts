@@ -39,7 +39,8 @@ describe("commitAll", () => {
 
     it("commits as hatloop <hatloop@localhost>, ignoring hooks", async () => {
       const repo = tempRepo();
-      for (const key of ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"]) delete process.env[key];
+      for (const key of ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"])
+        delete process.env[key];
       writeFileSync(path.join(repo, ".git/hooks/pre-commit"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
       writeFiles(repo, { "x.txt": "x" });
       await commitAll(repo, "checkpoint");
@@ -94,9 +95,9 @@ describe("gitFacts", () => {
     expect(facts.modifiedFiles).toEqual(["later.txt", "mod.txt"]);
     expect(facts.createdFiles).toEqual(["committed-new.txt", "scratch/notes.md", "untracked.txt"]);
     expect(facts.deletedFiles).toEqual(["del.txt"]);
-    expect(facts.diffstat).toEqual({ files: 6, insertions: 7, deletions: 3 });
-    expect(facts.commits.map((c) => c.subject)).toEqual(["first step", "second step"]);
-    expect(facts.commits[0]!.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(facts.diffstat).toEqual({ filesChanged: 6, insertions: 7, deletions: 3 });
+    expect(facts.commits?.map((c) => c.subject)).toEqual(["first step", "second step"]);
+    expect(facts.commits?.[0]?.sha).toMatch(/^[0-9a-f]{40}$/);
     // The user's index is untouched.
     expect(git(repo, "status", "--porcelain")).toBe(indexBefore);
   });
@@ -108,7 +109,7 @@ describe("gitFacts", () => {
       modifiedFiles: [],
       createdFiles: [],
       deletedFiles: [],
-      diffstat: { files: 0, insertions: 0, deletions: 0 },
+      diffstat: { filesChanged: 0, insertions: 0, deletions: 0 },
       commits: [],
     });
   });

@@ -45,7 +45,10 @@ async function resolveCommit(dir: string, commit: string): Promise<string> {
   // With --quiet, an unknown commit is an empty answer rather than an error.
   const sha = await gitAt(dir)
     .raw(["rev-parse", "--verify", "--quiet", `${commit}^{commit}`])
-    .then((out) => out.trim(), () => "");
+    .then(
+      (out) => out.trim(),
+      () => "",
+    );
   if (sha === "") throw new WorkspaceError("git_failed", `unknown commit ${commit} in ${dir}`);
   return sha;
 }

@@ -59,7 +59,7 @@ export async function gitFacts(dir: string, baseCommit: string): Promise<GitFact
     modifiedFiles,
     createdFiles,
     deletedFiles,
-    diffstat: { files, insertions, deletions },
+    diffstat: { filesChanged: files, insertions, deletions },
     commits,
   };
 }

@@ -39,7 +39,7 @@ describe("createTaskWorktree", () => {
     const plain = tempDir();
     await expect(createTaskWorktree({ repoDir: plain, sessionShortId: "x1" })).rejects.toMatchObject({
       code: "not_a_repository",
-      message: `${plain} is not a git repository; run "git init" there or use --in-place`,
+      message: `${plain} is not a git repository; hatloop works in one: create it with git init && git add -A && git commit -m "initial", then start again`,
     });
     const empty = tempDir();
     git(empty, "init", "--quiet");
@@ -52,7 +52,10 @@ describe("createTaskWorktree", () => {
       code: "branch_exists",
       message: `branch hatloop/taken already exists in ${repo}`,
     });
-    writeFiles(parent, [`${path.basename(repo)}-busy/file`].reduce((o, k) => ({ ...o, [k]: "" }), {}));
+    writeFiles(
+      parent,
+      [`${path.basename(repo)}-busy/file`].reduce((o, k) => ({ ...o, [k]: "" }), {}),
+    );
     await expect(createTaskWorktree({ repoDir: repo, sessionShortId: "busy", worktreeDir: parent })).rejects.toMatchObject({
       code: "worktree_exists",
     });

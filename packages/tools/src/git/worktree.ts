@@ -24,6 +24,7 @@ export interface CreateTaskWorktreeOptions {
 }
 
 const DEFAULT_PARENT = ".hatloop-worktrees";
+const FIRST_COMMIT_HINT = 'git init && git add -A && git commit -m "initial"';
 
 export function taskBranchName(sessionShortId: string): string {
   return `hatloop/${sessionShortId}`;
@@ -33,11 +34,9 @@ export async function createTaskWorktree(options: CreateTaskWorktreeOptions): Pr
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(options.sessionShortId)) {
     throw new WorkspaceError("invalid_session_id", `invalid session id "${options.sessionShortId}" for a branch name`);
   }
-  const { repoRoot, baseCommit } = await repositoryAt(options.repoDir, "or use --in-place");
+  const { repoRoot, baseCommit } = await findRepository(options.repoDir);
   const branch = taskBranchName(options.sessionShortId);
-  const parent = options.worktreeDir
-    ? path.resolve(options.worktreeDir)
-    : path.join(path.dirname(repoRoot), DEFAULT_PARENT);
+  const parent = options.worktreeDir ? path.resolve(options.worktreeDir) : path.join(path.dirname(repoRoot), DEFAULT_PARENT);
   const worktreePath = path.join(parent, `${path.basename(repoRoot)}-${options.sessionShortId}`);
 
   const git = gitAt(repoRoot);
@@ -60,7 +59,7 @@ export async function createTaskWorktree(options: CreateTaskWorktreeOptions): Pr
 
 /** Work directly in the checkout, on its current branch. */
 export async function inPlaceWorkspace(repoDir: string): Promise<TaskWorkspace> {
-  const { repoRoot, baseCommit } = await repositoryAt(repoDir, "first");
+  const { repoRoot, baseCommit } = await findRepository(repoDir);
   const branch = (await gitAt(repoRoot).raw(["rev-parse", "--abbrev-ref", "HEAD"])).trim();
   if (branch === "HEAD") {
     throw new WorkspaceError("detached_head", `HEAD is detached in ${repoRoot}; check out a branch to work in place`);
@@ -92,7 +91,11 @@ export async function removeTaskWorktree(options: RemoveTaskWorktreeOptions): Pr
   }
 }
 
-async function repositoryAt(dir: string, initHint: string): Promise<{ repoRoot: string; baseCommit: string }> {
+/**
+ * The repository containing `dir` and its HEAD commit; creates nothing. Both ways of running (a
+ * worktree or in place) need a repository with a commit, so both get the same advice.
+ */
+export async function findRepository(dir: string): Promise<{ repoRoot: string; baseCommit: string }> {
   const resolved = path.resolve(dir);
   const info = await stat(resolved).catch(() => undefined);
   if (!info?.isDirectory()) throw new WorkspaceError("no_such_directory", `${resolved} is not a directory`);
@@ -104,7 +107,10 @@ async function repositoryAt(dir: string, initHint: string): Promise<{ repoRoot: 
     top = "";
   }
   if (top === "") {
-    throw new WorkspaceError("not_a_repository", `${resolved} is not a git repository; run "git init" there ${initHint}`);
+    throw new WorkspaceError(
+      "not_a_repository",
+      `${resolved} is not a git repository; hatloop works in one: create it with ${FIRST_COMMIT_HINT}, then start again`,
+    );
   }
   const repoRoot = await realpath(top);
   const head = await gitAt(repoRoot)
@@ -114,7 +120,10 @@ async function repositoryAt(dir: string, initHint: string): Promise<{ repoRoot: 
       () => "",
     );
   if (head === "") {
-    throw new WorkspaceError("no_commits", `the repository ${repoRoot} has no commits yet; make a first commit, then start again`);
+    throw new WorkspaceError(
+      "no_commits",
+      `the repository ${repoRoot} has no commits yet; make a first one (git add -A && git commit -m "initial"), then start again`,
+    );
   }
   return { repoRoot, baseCommit: head };
 }

@@ -1,10 +1,12 @@
+import { forgetGroup, watchGroup } from "./reaper.js";
+
 // Commands run in their own process group (detached), so one signal reaches the shell and every
 // process it started. Only processes that start a new session (setsid) can escape.
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): boolean {
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): boolean {
   if (pid === undefined) return false;
   try {
     process.kill(-pid, signal);
@@ -34,5 +36,9 @@ export function trackGroup(pid: number | undefined): () => void {
     });
   }
   liveGroups.add(pid);
-  return () => liveGroups.delete(pid);
+  watchGroup(pid);
+  return () => {
+    liveGroups.delete(pid);
+    forgetGroup(pid);
+  };
 }

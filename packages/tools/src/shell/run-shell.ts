@@ -54,8 +54,8 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
   });
   const untrack = trackGroup(child.pid);
   for (const stream of [child.stdout, child.stderr]) {
-    stream?.setEncoding("utf8");
-    stream?.on("data", (chunk: string) => buffer.push(chunk));
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => buffer.push(chunk));
   }
 
   let timedOut = false;
@@ -82,8 +82,8 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
     const settled = await Promise.race([child, gaveUp]);
     if (settled === undefined) {
       // Something escaped the group and still holds the pipe: stop reading and move on.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
     }
     const exitCode = settled?.exitCode ?? child.exitCode ?? null;
     const signalName = settled?.signal ?? child.signalCode ?? null;

@@ -1,7 +1,7 @@
 // Output caps keep the head (what was run, early errors) and a longer tail (the summary and the
 // last errors, which matter most), with a note saying how much was cut.
 
-export function cutNote(cutChars: number): string {
+function cutNote(cutChars: number): string {
   return `\n[... ${cutChars.toLocaleString("en-US")} characters cut from the middle ...]\n`;
 }
 

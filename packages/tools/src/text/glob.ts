@@ -30,7 +30,10 @@ export function globToRegExp(glob: string): RegExp {
       if (end === -1) {
         out += "\\[";
       } else {
-        const body = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\");
         out += `[${body}]`;
         i = end;
       }

@@ -58,7 +58,8 @@ export function gitDiffTool(options: GitToolOptions) {
       if (input.since_base || !input.staged) {
         const untracked = await gitCall("git ls-files", () => git.raw(["ls-files", "--others", "--exclude-standard", "--", ...scope]));
         const names = untracked.trim().split("\n").filter(Boolean);
-        if (names.length > 0) text += `\n\nUntracked files (not shown in the diff): ${names.slice(0, 50).join(", ")}${names.length > 50 ? ", ..." : ""}`;
+        if (names.length > 0)
+          text += `\n\nUntracked files (not shown in the diff): ${names.slice(0, 50).join(", ")}${names.length > 50 ? ", ..." : ""}`;
       }
       return success(text);
     },
@@ -79,9 +80,7 @@ export function gitLogTool() {
         () => false,
       );
       if (!hasHead) return success("No commits yet.");
-      const out = await gitCall("git log", () =>
-        git.raw(["log", `-n${input.max ?? 20}`, "--date=short", "--format=%h %ad %an: %s"]),
-      );
+      const out = await gitCall("git log", () => git.raw(["log", `-n${input.max ?? 20}`, "--date=short", "--format=%h %ad %an: %s"]));
       return success(out.trimEnd());
     },
   });

@@ -32,9 +32,7 @@ describe("list_files", () => {
     const root = projectRepo();
     expect((await runTool("list_files", { pattern: "*.ts" }, toolContext(root))).content).toBe("src/index.ts\nsrc/util/strings.ts");
     expect((await runTool("list_files", { path: "src", pattern: "util/**" }, toolContext(root))).content).toBe("src/util/strings.ts");
-    expect((await runTool("list_files", { pattern: "src/**/*.ts" }, toolContext(root))).content).toBe(
-      "src/index.ts\nsrc/util/strings.ts",
-    );
+    expect((await runTool("list_files", { pattern: "src/**/*.ts" }, toolContext(root))).content).toBe("src/index.ts\nsrc/util/strings.ts");
     const capped = await runTool("list_files", { max: 2 }, toolContext(root));
     expect(capped.content).toBe(".gitignore\nREADME.md\n[... and 3 more; narrow the listing with path or pattern]");
   });

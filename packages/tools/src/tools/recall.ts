@@ -41,8 +41,15 @@ function excerpt(text: string, query: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= EXCERPT_CHARS) return flat;
   const lower = flat.toLowerCase();
-  const words = query.toLowerCase().split(/\W+/).filter((w) => w.length > 1);
-  const at = words.map((w) => lower.indexOf(w)).filter((i) => i >= 0).sort((a, b) => a - b)[0] ?? 0;
+  const words = query
+    .toLowerCase()
+    .split(/\W+/)
+    .filter((w) => w.length > 1);
+  const at =
+    words
+      .map((w) => lower.indexOf(w))
+      .filter((i) => i >= 0)
+      .sort((a, b) => a - b)[0] ?? 0;
   const start = Math.max(0, Math.min(at - Math.floor(EXCERPT_CHARS / 3), flat.length - EXCERPT_CHARS));
   const end = start + EXCERPT_CHARS;
   return `${start > 0 ? "…" : ""}${flat.slice(start, end)}${end < flat.length ? "…" : ""}`;

@@ -7,6 +7,8 @@ import { runShell, type ShellRun } from "../shell/run-shell.js";
 export interface RunCommandOptions {
   defaultTimeoutMs: number;
   maxOutputChars: number;
+  /** The commands' environment (default: childEnv() of this process). */
+  env?: Record<string, string>;
 }
 
 const MAX_TIMEOUT_SECONDS = 3_600;
@@ -39,6 +41,7 @@ export function runCommandTool(options: RunCommandOptions) {
         cwd,
         timeoutMs,
         signal: context.signal,
+        ...(options.env ? { env: options.env } : {}),
         headChars,
         tailChars: options.maxOutputChars - headChars,
       });

@@ -20,7 +20,11 @@ function check(overrides: Partial<GateCheck>): GateCheck {
 describe("task_complete", () => {
   it("returns QUALITY_PASSED with the report in meta when the gates pass", async () => {
     const report: GateReport = { passed: true, checks: [check({}), check({ name: "lint", command: "npm run lint", durationMs: 300 })] };
-    const result = await runTool("task_complete", { summary: "Fixed the flaky test" }, toolContext(tempDir(), { services: { runGates: async () => report } }));
+    const result = await runTool(
+      "task_complete",
+      { summary: "Fixed the flaky test" },
+      toolContext(tempDir(), { services: { runGates: async () => report } }),
+    );
     expect(result.isError).toBe(false);
     expect(result.content).toBe("QUALITY_PASSED: test passed (1.2s), lint passed (0.3s)");
     expect(result.meta).toMatchObject({ completion: { passed: true, report }, summary: "Fixed the flaky test" });
@@ -36,7 +40,11 @@ describe("task_complete", () => {
         check({ name: "build", command: "npm run build" }),
       ],
     };
-    const result = await runTool("task_complete", { summary: "done" }, toolContext(tempDir(), { services: { runGates: async () => report } }));
+    const result = await runTool(
+      "task_complete",
+      { summary: "done" },
+      toolContext(tempDir(), { services: { runGates: async () => report } }),
+    );
     expect(result.isError).toBe(true);
     expect(result.meta?.completion).toEqual({ passed: false, report });
     const [head, section, ...rest] = result.content.split("\n\n");
@@ -87,7 +95,11 @@ describe("recall", () => {
 
   it("stays under the size cap and says what it left out", async () => {
     const hits = Array.from({ length: 20 }, (_, i) => ({ seq: i, iteration: 1, role: "tool", text: `word ${"z".repeat(790)}` }));
-    const result = await runTool("recall", { query: "word", limit: 20 }, toolContext(tempDir(), { services: { recall: async () => hits } }));
+    const result = await runTool(
+      "recall",
+      { query: "word", limit: 20 },
+      toolContext(tempDir(), { services: { recall: async () => hits } }),
+    );
     expect(result.content.length).toBeLessThan(8_400);
     expect(result.content).toMatch(/\[\d+ more hits omitted to stay under the size cap\]$/);
   });

@@ -1,47 +1,39 @@
 import { Text } from "ink";
-import type { ActivityEntry, TuiState } from "../state/types.js";
+import type { TuiState } from "../state/types.js";
+import { streamingLines, visibleLines } from "./activity-lines.js";
 import { fit } from "./lines.js";
 import { Pane } from "./Pane.js";
-import { toneColor } from "./theme.js";
+import { col, monochrome, toneColor, toneMark } from "./theme.js";
 
-interface Line {
-  key: string;
-  text: string;
-  tone: ActivityEntry["tone"];
-}
-
-/**
- * The newest activity that fits, `offset` lines up from the bottom. Only the visible lines are
- * built: entries are walked from the end until the pane is full, so the cost of a render does not
- * depend on how long the session has run.
- */
-export function activityLines(state: TuiState, width: number, rows: number, offset: number): Line[] {
-  const lines: Line[] = [];
-  const need = rows + Math.max(0, offset);
-  if (state.streaming && state.streaming.text.trim()) {
-    const live = state.streaming.text.split("\n").slice(-6);
-    for (let i = live.length - 1; i >= 0 && lines.length < need; i--) lines.push({ key: `s${i}`, text: `  ${live[i]}`, tone: "text" });
-  }
-  for (let e = state.activity.length - 1; e >= 0 && lines.length < need; e--) {
-    const entry = state.activity[e]!;
-    const parts = entry.text.split("\n");
-    for (let p = parts.length - 1; p >= 0 && lines.length < need; p--) {
-      lines.push({ key: `${entry.id}:${p}`, text: entry.tone === "text" ? `  ${parts[p]}` : parts[p]!, tone: entry.tone });
-    }
-  }
-  return lines.slice(offset, offset + rows).reverse().map((l) => ({ ...l, text: fit(l.text, width) }));
-}
-
-export function ActivityPane({ state, width, height, focused, offset }: { state: TuiState; width: number; height: number; focused: boolean; offset: number }) {
+/** The newest activity that fits, `offset` lines up from the bottom (already clamped by the view). */
+export function ActivityPane({
+  state,
+  width,
+  height,
+  focused,
+  offset,
+}: {
+  state: TuiState;
+  width: number;
+  height: number;
+  focused: boolean;
+  offset: number;
+}) {
   const rows = Math.max(0, height - 1);
-  const lines = activityLines(state, width, rows, offset);
+  const lines = visibleLines(state, rows, offset);
+  const mono = monochrome();
   const title = offset > 0 ? `Activity (scrolled ${offset} up — End to follow)` : "Activity";
   return (
     <Pane title={title} focused={focused} width={width} height={height}>
-      {lines.length === 0 ? <Text color="gray">(waiting for the first event)</Text> : null}
+      {lines.length === 0 ? <Text color={col("gray")}>(waiting for the first event)</Text> : null}
       {lines.map((line) => (
-        <Text key={line.key} color={toneColor[line.tone]} wrap="truncate-end">
-          {line.text}
+        <Text
+          key={line.key}
+          color={col(toneColor[line.tone])}
+          bold={line.tone === "iteration" || (mono && line.tone === "error")}
+          wrap="truncate-end"
+        >
+          {fit(`${mono && line.key.endsWith(":0") ? (toneMark[line.tone] ?? "") : ""}${line.text}`, width)}
         </Text>
       ))}
     </Pane>
@@ -52,7 +44,7 @@ export function ActivityPane({ state, width, height, focused, offset }: { state:
 export function jumpIteration(state: TuiState, rows: number, offset: number, direction: -1 | 1): number {
   // Count lines from the bottom to each iteration marker, then pick the nearest one past the view.
   const markers: number[] = [];
-  let fromBottom = state.streaming ? Math.min(6, state.streaming.text.split("\n").length) : 0;
+  let fromBottom = streamingLines(state).length;
   for (let e = state.activity.length - 1; e >= 0; e--) {
     const entry = state.activity[e]!;
     fromBottom += entry.text.split("\n").length;

@@ -1,6 +1,7 @@
 import { Text } from "ink";
 import type { TuiState } from "../state/types.js";
 import { fit } from "./lines.js";
+import { col } from "./theme.js";
 
 /** "hats: planner → creator@2 → critic@7", the newest kept when it does not fit. */
 export function HatTimeline({ state, width }: { state: TuiState; width: number }) {
@@ -8,7 +9,7 @@ export function HatTimeline({ state, width }: { state: TuiState; width: number }
   let text = `hats: ${steps.join(" → ")}`;
   for (let skip = 1; text.length > width && skip < steps.length; skip++) text = `hats: … → ${steps.slice(skip).join(" → ")}`;
   return (
-    <Text color="magenta" wrap="truncate-end">
+    <Text color={col("magenta")} wrap="truncate-end">
       {fit(text, width)}
     </Text>
   );

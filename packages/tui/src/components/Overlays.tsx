@@ -1,37 +1,61 @@
 import { Box, Text } from "ink";
 import { KEYS } from "./keys.js";
+import { draftWindow, type Draft } from "./line-editor.js";
+import { col } from "./theme.js";
 
-export function HelpOverlay({ controls, width }: { controls: boolean; width: number }) {
-  const keys = KEYS.filter((k) => controls || !k.control);
+/** The key table; framed when there is room, and never taller than `height` rows. */
+export function HelpOverlay({ controls, width, height }: { controls: boolean; width: number; height: number }) {
+  const keys = KEYS.filter((k) => !k.only || k.only === (controls ? "run" : "watch"));
+  const framed = height >= keys.length + 4;
+  const lines = keys.slice(0, Math.max(0, height - (framed ? 4 : 2)));
   return (
-    <Box flexDirection="column" borderStyle="round" paddingX={1} width={Math.min(width, 78)}>
-      <Text bold>Keys {controls ? "" : "(watching: the loop runs elsewhere)"}</Text>
-      {keys.map((k) => (
+    <Box
+      flexDirection="column"
+      borderStyle={framed ? "round" : undefined}
+      paddingX={framed ? 1 : 0}
+      width={Math.min(width, 84)}
+      height={Math.min(height, lines.length + (framed ? 4 : 2))}
+      overflow="hidden"
+    >
+      <Text bold wrap="truncate-end">
+        Keys {controls ? "" : "(watching: the loop runs elsewhere)"}
+      </Text>
+      {lines.map((k) => (
         <Text key={k.keys} wrap="truncate-end">
-          <Text color="cyan">{k.keys.padEnd(14)}</Text> {k.does}
+          <Text color={col("cyan")} bold>
+            {k.keys.padEnd(14)}
+          </Text>{" "}
+          {k.does}
         </Text>
       ))}
-      <Text color="gray">any key closes this help</Text>
+      <Text color={col("gray")}>any key closes this help</Text>
     </Box>
   );
 }
 
-export function SteerInput({ text }: { text: string }) {
+const PROMPT = "steer> ";
+const HINT = " (Enter sends, Esc discards)";
+
+/** The steering draft, scrolled sideways so the cursor (and so the end one types at) is always visible. */
+export function SteerInput({ draft, width }: { draft: Draft; width: number }) {
+  const hint = width - PROMPT.length >= 30 + HINT.length ? HINT : "";
+  const { before, at, after } = draftWindow(draft, width - PROMPT.length - hint.length - 1);
   return (
     <Text wrap="truncate-end">
-      <Text color="blueBright" bold>
-        steer&gt;{" "}
+      <Text color={col("blueBright")} bold>
+        {PROMPT}
       </Text>
-      {text}
-      <Text inverse> </Text>
-      <Text color="gray"> (Enter sends, Esc cancels)</Text>
+      {before}
+      <Text inverse>{at}</Text>
+      {after}
+      <Text color={col("gray")}>{hint}</Text>
     </Text>
   );
 }
 
 export function QuitConfirm() {
   return (
-    <Text color="yellow" bold wrap="truncate-end">
+    <Text color={col("yellow")} bold wrap="truncate-end">
       Quit? The loop stops now and pauses with a checkpoint (resume later). y / n
     </Text>
   );

@@ -3,23 +3,68 @@
 export interface KeyHelp {
   keys: string;
   does: string;
-  /** Only where the loop runs in this process (not when watching). */
-  control?: boolean;
+  /** Where it works: only where the loop runs in this process, only when watching, or both. */
+  only?: "run" | "watch";
 }
 
 export const KEYS: KeyHelp[] = [
-  { keys: "p", does: "pause / continue (between iterations)", control: true },
-  { keys: "s", does: "stop: checkpoint, then end the run (resumable)", control: true },
-  { keys: ":", does: "steer: type a message for the next iteration", control: true },
+  { keys: "p", does: "pause / continue (between iterations)", only: "run" },
+  { keys: "s", does: "stop: finish the iteration, checkpoint, end the run (resumable; exit 130)", only: "run" },
+  { keys: ":", does: "steer: a message for the next iteration (Esc discards)", only: "run" },
   { keys: "↑ ↓ PgUp PgDn", does: "scroll the focused pane" },
   { keys: "Home End", does: "oldest / newest (End follows the stream again)" },
   { keys: "[ ]", does: "previous / next iteration in the activity" },
   { keys: "Tab", does: "switch focus: activity, checklist, scratchpad" },
   { keys: "?", does: "this help" },
-  { keys: "q", does: "quit (a running loop asks, then pauses with a checkpoint; watching just detaches)" },
+  { keys: "Ctrl-C", does: "interrupt: checkpoint, then pause (twice: exit at once)", only: "run" },
+  { keys: "q", does: "quit: asks, then the loop pauses with a checkpoint", only: "run" },
+  { keys: "q Ctrl-C", does: "detach (the loop goes on where it runs)", only: "watch" },
 ];
 
-export function footerText(controls: boolean, width: number): string {
-  const short = controls ? "p pause  s stop  : steer  ↑↓ scroll  [ ] iteration  Tab focus  ? help  q quit" : "↑↓ scroll  [ ] iteration  Tab focus  ? help  q detach";
-  return short.length <= width ? short : controls ? "p pause  s stop  : steer  ? help  q quit" : "? help  q detach";
+/** What the view is doing now: which keys work depends on it. */
+export interface KeyState {
+  controls: boolean;
+  /** The loop is live (running or paused), so p, s and : do something. */
+  live: boolean;
+  paused: boolean;
+  scrolled: boolean;
+  overlay: "help" | "steer" | "quit" | null;
+}
+
+/** The footer: only keys that work now, shortened to fit. */
+export function footerText(k: KeyState, width: number): string {
+  let parts: string[];
+  if (k.overlay === "help") parts = ["any key closes the help"];
+  else if (k.overlay === "steer") parts = ["Enter send", "Esc discard", "←→ Home End move", "Ctrl-U clear", "Ctrl-C interrupt"];
+  else if (k.overlay === "quit") parts = ["y quit", "n stay", "Ctrl-C interrupt"];
+  else {
+    const loop = k.controls && k.live ? [k.paused ? "p continue" : "p pause", "s stop", ": steer"] : [];
+    parts = [
+      ...loop,
+      "↑↓ scroll",
+      ...(k.scrolled ? ["End follow"] : []),
+      "[ ] iteration",
+      "Tab focus",
+      "? help",
+      k.controls ? "q quit" : "q detach",
+    ];
+  }
+  const essential = new Set([
+    "? help",
+    "q quit",
+    "q detach",
+    "p pause",
+    "p continue",
+    "s stop",
+    ": steer",
+    "Enter send",
+    "Esc discard",
+    "y quit",
+    "n stay",
+    "any key closes the help",
+    "End follow",
+  ]);
+  let text = parts.join("  ");
+  if (text.length > width) text = parts.filter((p) => essential.has(p)).join("  ");
+  return text;
 }

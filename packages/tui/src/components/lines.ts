@@ -1,8 +1,15 @@
-/** Cuts a line to `width` columns, marking the cut. */
+import { neutralizeControls } from "@hatloop/core";
+
+/** Session content made harmless to the terminal (no escape sequences, 7-bit or 8-bit); tabs as spaces. */
+export function clean(text: string): string {
+  return neutralizeControls(text.replace(/\t/g, "  "));
+}
+
+/** Cuts a line of content to `width` columns, marking the cut. */
 export function fit(text: string, width: number): string {
   if (width <= 0) return "";
-  const clean = text.replace(/\t/g, "  ").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
-  return clean.length > width ? `${clean.slice(0, Math.max(0, width - 1))}…` : clean;
+  const line = clean(text);
+  return line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line;
 }
 
 /** Up to `height` lines of `lines`, skipping `offset` from the end (0 = the newest). */

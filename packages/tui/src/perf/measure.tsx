@@ -5,6 +5,7 @@ import type { LoopEvent } from "@hatloop/core";
 import { initialState } from "../state/initial.js";
 import { createTuiStore } from "../state/store.js";
 import { SessionView } from "../views/SessionView.js";
+import { VIEW_OPTIONS } from "../view-options.js";
 
 // How the TUI holds up under load, measured with real Ink rendering to an in-memory terminal: a
 // burst of 10,000 events (what the loop pays per event, what the screen costs, memory), then model
@@ -38,7 +39,8 @@ class FakeTerminal extends Writable {
   }
 }
 
-const ev = (type: string, data: unknown, iteration: number): LoopEvent => ({ sessionId: "bench", iteration, ts: Date.now(), type, data }) as LoopEvent;
+const ev = (type: string, data: unknown, iteration: number): LoopEvent =>
+  ({ sessionId: "bench", iteration, ts: Date.now(), type, data }) as LoopEvent;
 
 /** A realistic event mix: iteration markers, tool calls and results, signals, usage. */
 function* eventMix(count: number): Generator<LoopEvent> {
@@ -47,35 +49,62 @@ function* eventMix(count: number): Generator<LoopEvent> {
     const k = i % 10;
     if (k === 0) yield ev("iteration.start", { hat: "creator" }, it);
     else if (k % 2 === 1) yield ev("tool.call", { id: `t${i}`, name: "read_file", summary: `src/module-${i}.ts` }, it);
-    else if (k === 8) yield ev("usage.total", { usage: { inputTokens: i, outputTokens: i, cacheReadTokens: i * 10, cacheWriteTokens: i }, costUsd: i / 1e4, contextTokens: 100_000 + i, contextWindow: 200_000 }, it);
-    else yield ev("tool.result", { id: `t${i}`, name: "read_file", isError: false, chars: 3000, durationMs: 2, preview: "export function handler" }, it);
+    else if (k === 8)
+      yield ev(
+        "usage.total",
+        {
+          usage: { inputTokens: i, outputTokens: i, cacheReadTokens: i * 10, cacheWriteTokens: i },
+          costUsd: i / 1e4,
+          contextTokens: 100_000 + i,
+          contextWindow: 200_000,
+        },
+        it,
+      );
+    else
+      yield ev(
+        "tool.result",
+        { id: `t${i}`, name: "read_file", isError: false, chars: 3000, durationMs: 2, preview: "export function handler" },
+        it,
+      );
   }
 }
 
-const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : 0);
+const pct = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : 0;
 const heapMb = () => {
   (globalThis as { gc?: () => void }).gc?.();
   return Math.round((process.memoryUsage().heapUsed / 1_048_576) * 10) / 10;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function measureTui(options: { events?: number; deltasPerSecond?: number; streamSeconds?: number } = {}): Promise<TuiMeasurement> {
+export async function measureTui(
+  options: { events?: number; deltasPerSecond?: number; streamSeconds?: number } = {},
+): Promise<TuiMeasurement> {
   const count = options.events ?? 10_000;
   const store = createTuiStore(
     initialState({
-      id: "bench-0000", task: "load test", branch: "hatloop/bench", model: "scripted", hat: "creator", iteration: 0, status: "running", stopReason: null,
-      runtimeMs: 0, contextTokens: 0, contextWindow: 200_000, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      costUsd: 0, budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null }, scratchpad: "## Current Plan\n1. [ ] a\n2. [ ] b",
+      id: "bench-0000",
+      task: "load test",
+      branch: "hatloop/bench",
+      model: "scripted",
+      hat: "creator",
+      iteration: 0,
+      status: "running",
+      stopReason: null,
+      runtimeMs: 0,
+      contextTokens: 0,
+      contextWindow: 200_000,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0,
+      budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
+      scratchpad: "## Current Plan\n1. [ ] a\n2. [ ] b",
     }),
   );
   const terminal = new FakeTerminal();
   const renderTimes: number[] = [];
   const app = render(<SessionView store={store} onQuit={() => {}} />, {
     stdout: terminal as unknown as NodeJS.WriteStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    incrementalRendering: true,
-    maxFps: 20,
+    ...VIEW_OPTIONS,
     onRender: ({ renderTime }) => renderTimes.push(renderTime),
   });
 
@@ -106,7 +135,8 @@ export async function measureTui(options: { events?: number; deltasPerSecond?: n
   let deltas = 0;
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
-      for (let i = 0; i < Math.max(1, Math.round(rate / 100)); i++) store.push(ev("model.text", { text: `token${deltas++} ${deltas % 12 === 0 ? "\n" : ""}` }, count));
+      for (let i = 0; i < Math.max(1, Math.round(rate / 100)); i++)
+        store.push(ev("model.text", { text: `token${deltas++} ${deltas % 12 === 0 ? "\n" : ""}` }, count));
       if (deltas >= rate * seconds) {
         clearInterval(timer);
         resolve();

@@ -1,4 +1,6 @@
-import { describeEvent, type LoopEvent } from "@hatloop/core";
+import { describeEvent, formatCost, formatDuration, formatTokens, type LoopEvent } from "@hatloop/core";
+import { zoneOf } from "./initial.js";
+import { withoutSignals } from "./signals.js";
 import type { ActivityEntry, Tone, TuiState } from "./types.js";
 
 // Applies one loop event to the TUI state, in place and in O(1): the store owns the state and the
@@ -20,17 +22,38 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
     case "model.response":
     case "model.retry":
       settleStreaming(state, event.type === "model.retry", maxEntries);
+      if (event.type === "model.response" && state.current) {
+        const u = event.data.usage;
+        state.current.tokens += u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+        state.current.costUsd += event.data.costUsd;
+        state.current.entry.text = iterationHeader(event.iteration, state.current, null);
+      }
       if (event.type === "model.retry") add(state, event, "warn", maxEntries);
       return;
     case "session.start":
-      Object.assign(state, { task: event.data.task, hat: event.data.hat, branch: event.data.branch, model: event.data.model, status: "running", statusReason: null, runningSince: now });
+      Object.assign(state, {
+        task: event.data.task,
+        hat: event.data.hat,
+        branch: event.data.branch,
+        model: event.data.model,
+        status: "running",
+        statusReason: null,
+        runningSince: now,
+      });
       state.budgets.maxIterations = event.data.maxIterations;
+      // The timeline starts with the session's first hat and goes on across resumes.
+      if (state.hats.length === 0) state.hats.push({ hat: event.data.hat, iteration: event.iteration });
       break;
-    case "iteration.start":
+    case "iteration.start": {
       state.iteration = event.iteration;
       state.hat = event.data.hat;
-      add(state, event, "muted", maxEntries, `-- iteration ${event.iteration} · ${event.data.hat} --`);
+      // Iterations are the unit: a header per iteration, completed with its duration, tokens and cost.
+      const entry: ActivityEntry = { id: state.nextId++, iteration: event.iteration, tone: "iteration", text: "" };
+      state.current = { entry, hat: event.data.hat, tokens: 0, costUsd: 0 };
+      entry.text = iterationHeader(event.iteration, state.current, null);
+      push(state, entry, maxEntries);
       return;
+    }
     case "hat.change":
       state.hat = event.data.to;
       state.hats.push({ hat: event.data.to, iteration: event.iteration });
@@ -39,9 +62,19 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
     case "signal.scratchpad":
       state.scratchpad = event.data.content;
       break;
-    case "checklist.set":
-      state.checklist = event.data.items.map((i) => ({ ...i, status: i.status as TuiState["checklist"][number]["status"], reason: state.checklist.find((c) => c.id === i.id)?.reason ?? null }));
-      break;
+    case "checklist.set": {
+      // The first list shows whole; later ones show only what changed (an item added, renamed or dropped).
+      const before = new Map(state.checklist.map((c) => [c.id, c]));
+      const first = state.checklist.length === 0;
+      state.checklist = event.data.items.map((i) => ({ ...i, status: i.status, reason: before.get(i.id)?.reason ?? null }));
+      if (first) break;
+      const changed = event.data.items
+        .filter((i) => before.get(i.id)?.description !== i.description)
+        .map((i) => `+ ${i.id}. ${i.description}`);
+      const dropped = [...before.keys()].filter((id) => !event.data.items.some((i) => i.id === id)).map((id) => `- ${id}`);
+      if (changed.length || dropped.length) add(state, event, "muted", maxEntries, `   checklist ${[...changed, ...dropped].join("; ")}`);
+      return;
+    }
     case "signal.checklist": {
       const item = state.checklist.find((i) => i.id === event.data.id);
       if (item) Object.assign(item, { status: event.data.status, reason: event.data.reason });
@@ -58,14 +91,27 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
       if (changed) add(state, event, event.data.zone === "green" || event.data.zone === "gauge" ? "muted" : "warn", maxEntries);
       return;
     }
+    case "context.compacted": {
+      // The gauge follows a compaction at once (the next gauge event comes only with the next turn).
+      const percent = state.context.window ? Math.floor((event.data.tokensAfter * 100) / state.context.window) : 0;
+      state.context = { ...state.context, tokens: event.data.tokensAfter, percent, zone: zoneOf(percent) };
+      break;
+    }
     case "session.status":
-      if (event.data.status === "running") Object.assign(state, { status: "running", statusReason: null, runningSince: state.runningSince ?? now });
+      if (event.data.status === "running")
+        Object.assign(state, { status: "running", statusReason: null, runningSince: state.runningSince ?? now });
+      // Held by the user, the run's clock goes on (the runtime budget and `hatloop show` count it too).
+      else if (event.data.status === "paused" && event.data.reason === "paused by the user")
+        Object.assign(state, { status: "paused", statusReason: event.data.reason, runningSince: state.runningSince ?? now });
       else stopClock(state, event.data.status, event.data.reason, now);
       break;
     case "session.end":
       stopClock(state, event.data.status, event.data.reason, now);
       break;
     case "iteration.end":
+      if (state.current) state.current.entry.text = iterationHeader(event.iteration, state.current, event.data.durationMs);
+      state.current = null;
+      return;
     case "model.request":
     case "signal.event":
     case "signal.acknowledge":
@@ -83,9 +129,19 @@ function stopClock(state: TuiState, status: TuiState["status"], reason: string |
 function settleStreaming(state: TuiState, voided: boolean, maxEntries: number): void {
   const streaming = state.streaming;
   state.streaming = null;
-  if (!streaming || voided || !streaming.text.trim()) return;
-  const text = streaming.text.trim();
-  push(state, { id: state.nextId++, iteration: streaming.iteration, tone: "text", text: text.length > MAX_TEXT_ENTRY ? `${text.slice(0, MAX_TEXT_ENTRY)}…` : text }, maxEntries);
+  if (!streaming || voided) return;
+  const text = withoutSignals(streaming.text).trim();
+  if (!text) return;
+  push(
+    state,
+    {
+      id: state.nextId++,
+      iteration: streaming.iteration,
+      tone: "text",
+      text: text.length > MAX_TEXT_ENTRY ? `${text.slice(0, MAX_TEXT_ENTRY)}…` : text,
+    },
+    maxEntries,
+  );
 }
 
 function add(state: TuiState, event: LoopEvent, tone: Tone, maxEntries: number, text?: string): void {
@@ -125,10 +181,25 @@ function toneOf(event: LoopEvent): Tone {
     case "health.warning":
     case "budget.exceeded":
     case "context.compacted":
+    case "context.overflow":
+    case "model.refusal":
+    case "model.truncated":
+    case "model.notice":
+    case "database.outage":
       return "warn";
     case "session.end":
       return event.data.status === "completed" ? "good" : "warn";
     default:
       return "muted";
   }
+}
+
+/** "-- iteration 3 · creator -- 12s · 41.2k tokens · $0.02" (the duration once it has ended). */
+function iterationHeader(iteration: number, current: NonNullable<TuiState["current"]>, durationMs: number | null): string {
+  const facts = [
+    durationMs === null ? null : formatDuration(durationMs),
+    current.tokens ? `${formatTokens(current.tokens)} tokens` : null,
+    current.tokens ? formatCost(current.costUsd) : null,
+  ].filter(Boolean);
+  return `-- iteration ${iteration} · ${current.hat} --${facts.length ? ` ${facts.join(" · ")}` : ""}`;
 }

@@ -23,18 +23,105 @@ describe("TUI store", () => {
     expect(store.getState().streaming).toBeNull();
     expect(store.getState().activity.map((a) => a.tone)).toEqual(["warn"]);
     store.push(event("model.text", { text: "the real answer" }, 1));
-    store.push(event("model.response", { stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, toolCalls: 0, textChars: 15 }, 1));
+    store.push(
+      event(
+        "model.response",
+        {
+          stopReason: "end_turn",
+          usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          costUsd: 0,
+          toolCalls: 0,
+          textChars: 15,
+        },
+        1,
+      ),
+    );
     expect(store.getState().activity.at(-1)).toMatchObject({ tone: "text", text: "the real answer" });
   });
 
-  it("keeps the elapsed clock across pauses from status events", () => {
+  it("keeps the run's clock going while the user holds it (as the runtime budget and show do), and stops it at the end", () => {
     let now = NOW;
     const store = createTuiStore(initialState(snapshot({ status: "running", runtimeMs: 1_000 }), NOW), { frameMs: 0, now: () => now });
     now += 5_000;
     store.push(event("session.status", { status: "paused", reason: "paused by the user" }, 1));
-    expect(store.getState()).toMatchObject({ status: "paused", runtimeMs: 6_000, runningSince: null });
+    expect(store.getState()).toMatchObject({ status: "paused", runtimeMs: 1_000, runningSince: NOW });
     now += 60_000;
     store.push(event("session.status", { status: "running", reason: "continued by the user" }, 1));
-    expect(store.getState()).toMatchObject({ status: "running", runningSince: now });
+    expect(store.getState()).toMatchObject({ status: "running", runningSince: NOW });
+    now += 1_000;
+    store.push(event("session.end", { status: "paused", reason: "budget:iterations", iterations: 3, costUsd: 0 }, 3));
+    expect(store.getState()).toMatchObject({ status: "paused", runtimeMs: 67_000, runningSince: null });
+  });
+
+  it("moves the gauge at once on a compaction", () => {
+    const store = createTuiStore(initialState(snapshot({ contextTokens: 185_000 }), NOW), { frameMs: 0 });
+    store.push(
+      event("context.compacted", { strategy: "tool-removal", level: 50, tokensBefore: 185_000, tokensAfter: 90_000, removed: 12 }, 4),
+    );
+    expect(store.getState().context).toMatchObject({ tokens: 90_000, percent: 45, zone: "green" });
+  });
+
+  it("draws the hat timeline from the session's first hat, also when it starts empty (watch, resume)", () => {
+    const store = createTuiStore(initialState({ ...snapshot({ hat: "critic", iteration: 9 }), hats: [] }, NOW), { frameMs: 0 });
+    store.push(
+      event(
+        "session.start",
+        { task: "t", hat: "planner", branch: "b", worktree: "/w", model: "m", resumed: false, maxIterations: null },
+        0,
+      ),
+    );
+    store.push(event("hat.change", { from: "planner", to: "creator", topic: "plan.complete" }, 2));
+    store.push(
+      event("session.start", { task: "t", hat: "creator", branch: "b", worktree: "/w", model: "m", resumed: true, maxIterations: null }, 5),
+    );
+    expect(store.getState().hats).toEqual([
+      { hat: "planner", iteration: 0 },
+      { hat: "creator", iteration: 2 },
+    ]);
+  });
+
+  it("gives each iteration a header with its hat, duration, tokens and cost", () => {
+    const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 0 });
+    store.push(event("iteration.start", { hat: "creator" }, 3));
+    store.push(
+      event(
+        "model.response",
+        {
+          stopReason: "end_turn",
+          usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 40000, cacheWriteTokens: 0 },
+          costUsd: 0.02,
+          toolCalls: 0,
+          textChars: 1,
+        },
+        3,
+      ),
+    );
+    store.push(event("iteration.end", { hat: "creator", durationMs: 12_000 }, 3));
+    expect(store.getState().activity[0]).toMatchObject({ tone: "iteration", text: "-- iteration 3 · creator -- 12s · 41k tokens · $0.02" });
+  });
+
+  it("renders signals once, as signals: no raw SCRATCHPAD or CHECKLIST lines, and a later checklist shows only its change", () => {
+    const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 0 });
+    const items = [{ id: "1", description: "reproduce", status: "pending" as const }];
+    store.push(event("checklist.set", { items }, 1));
+    store.push(event("model.text", { text: "Reproduced it.\nCHECKLIST_DONE:1\nSCRATCHPAD:\n## Plan\n- inject the clock\n" }, 1));
+    store.push(
+      event(
+        "model.response",
+        {
+          stopReason: "end_turn",
+          usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          costUsd: 0,
+          toolCalls: 0,
+          textChars: 50,
+        },
+        1,
+      ),
+    );
+    store.push(event("checklist.set", { items: [...items, { id: "2", description: "inject the clock", status: "pending" }] }, 2));
+    const texts = store.getState().activity.map((a) => a.text);
+    expect(texts).toContain("Reproduced it.");
+    expect(texts.join("\n")).not.toMatch(/SCRATCHPAD:|CHECKLIST_DONE|inject the clock\n|## Plan/);
+    expect(texts.at(-1)).toBe("   checklist + 2. inject the clock");
   });
 });

@@ -3,7 +3,7 @@ import type { Budgets, ChecklistStatus, Usage } from "@hatloop/core";
 // What the TUI shows, built from a snapshot (the session row, for a watcher attaching late) and
 // then from loop events only. Buffers are bounded so a 10,000-event session uses flat memory.
 
-export type Tone = "normal" | "muted" | "tool" | "good" | "warn" | "error" | "text" | "hat" | "you";
+export type Tone = "normal" | "muted" | "tool" | "good" | "warn" | "error" | "text" | "hat" | "you" | "iteration";
 
 export interface ActivityEntry {
   id: number;
@@ -37,6 +37,8 @@ export interface TuiState {
   /** Text of the response being streamed (its tail only). */
   streaming: { iteration: number; text: string } | null;
   nextId: number;
+  /** The iteration under way: its header entry, updated with what it has cost so far. */
+  current: { entry: ActivityEntry; hat: string; tokens: number; costUsd: number } | null;
   /** Entries dropped from the front of the bounded activity buffer. */
   dropped: number;
   events: number;
@@ -59,4 +61,6 @@ export interface Snapshot {
   budgets: Budgets;
   scratchpad: string;
   checklist?: TuiState["checklist"];
+  /** The hats worn so far, from the session's stored events (resume, watch); absent for a new run. */
+  hats?: TuiState["hats"];
 }

@@ -40,7 +40,7 @@ describe("SessionView panes", () => {
     expect(text()).toContain("(no items yet)");
     expect(text()).toContain("(waiting for the first event)");
     expect(text()).toContain("context");
-    expect(text()).toMatch(/0% 0\/200k tokens/);
+    expect(text()).toMatch(/0% green 0\/200k tokens/);
   });
 
   it.each([
@@ -51,7 +51,7 @@ describe("SessionView panes", () => {
     const screen = text();
     expect(screen).toContain("hat creator · iteration 3/50");
     expect(screen).toContain("running");
-    expect(screen).toMatch(/81% 162k\/200k tokens/);
+    expect(screen).toMatch(/81% warn 162k\/200k tokens/);
     expect(screen).toContain("cost $0.42 / $5.00");
     expect(screen).toContain("hats: planner → creator@2");
     expect(screen).toContain("Checklist 1/2");
@@ -71,8 +71,16 @@ describe("SessionView panes", () => {
   it.each([
     ["paused", event("session.status", { status: "paused", reason: "paused by the user" }, 3), "paused (paused by the user)"],
     ["budget hit", event("budget.exceeded", { budget: "iterations", limit: 50, value: 50 }, 3), "budget reached: iterations 50/50"],
-    ["failed", event("session.end", { status: "failed", reason: "model: invalid x-api-key", iterations: 3, costUsd: 0.42 }, 3), "failed (model: invalid x-api-key)"],
-    ["completed", event("session.end", { status: "completed", reason: "task complete: quality gates passed", iterations: 3, costUsd: 0.42 }, 3), "completed (task complete: quality gates passed)"],
+    [
+      "failed",
+      event("session.end", { status: "failed", reason: "model: invalid x-api-key", iterations: 3, costUsd: 0.42 }, 3),
+      "failed (model: invalid x-api-key)",
+    ],
+    [
+      "completed",
+      event("session.end", { status: "completed", reason: "task complete: quality gates passed", iterations: 3, costUsd: 0.42 }, 3),
+      "completed (task complete: quality gates passed)",
+    ],
   ] as const)("shows a %s session", (_name, last, expected) => {
     const { text } = frame(<SessionView store={busyStore([last])} onQuit={() => {}} size={WIDE} now={NOW} />);
     expect(text()).toContain(expected);
@@ -94,7 +102,8 @@ describe("SessionView keys", () => {
   it("pauses and continues, stops, steers, scrolls, helps and asks before quitting", async () => {
     const c = controls();
     const onQuit = vi.fn();
-    const { app, text } = frame(<SessionView store={busyStore()} controls={c} onQuit={onQuit} size={WIDE} now={NOW} />);
+    const more = Array.from({ length: 60 }, (_, i) => event("tool.call", { id: `m${i}`, name: "read_file", summary: `file ${i}` }, 3));
+    const { app, text } = frame(<SessionView store={busyStore(more)} controls={c} onQuit={onQuit} size={WIDE} now={NOW} />);
     app.stdin.write("p");
     await tick();
     app.stdin.write("p");
@@ -131,6 +140,30 @@ describe("SessionView keys", () => {
     app.stdin.write("y");
     await tick();
     expect(onQuit).toHaveBeenCalledTimes(1);
+  });
+
+  it("steers with text, Backspaces and Enter arriving in one read; Esc discards a draft; Ctrl-C works with the prompt open", async () => {
+    const c = controls();
+    const { app, text } = frame(<SessionView store={busyStore()} controls={c} onQuit={() => {}} size={NARROW} now={NOW} />);
+    app.stdin.write(":");
+    await tick();
+    app.stdin.write("throw away");
+    await tick();
+    app.stdin.write("\u001b");
+    await tick();
+    await tick();
+    app.stdin.write(":");
+    await tick();
+    app.stdin.write("use fakx\x7fe timers\r");
+    await tick();
+    expect(c.calls).toEqual(["steer:use fake timers"]);
+    expect(text()).not.toContain("steer>");
+    app.stdin.write(":");
+    await tick();
+    app.stdin.write("\u0003");
+    await tick();
+    expect(c.calls).toContain("interrupt");
+    expect(text()).not.toContain("steer>");
   });
 
   it("detaches at once when watching, and offers no loop controls", async () => {

@@ -16,6 +16,8 @@ export function layoutFor(columns: number, rows: number, checklistItems: number,
   const sideWidth = twoColumns ? Math.min(48, Math.floor(columns * 0.36)) : columns;
   const mainWidth = twoColumns ? columns - sideWidth - 1 : columns;
   const wanted = Math.max(2, checklistItems + 1);
-  const checklistRows = twoColumns ? Math.min(wanted, Math.max(3, Math.floor(bodyRows * 0.45))) : Math.min(wanted, Math.max(2, Math.floor(bodyRows * 0.3)));
+  const checklistRows = twoColumns
+    ? Math.min(wanted, Math.max(3, Math.floor(bodyRows * 0.45)))
+    : Math.min(wanted, Math.max(2, Math.floor(bodyRows * 0.3)));
   return { twoColumns, bodyRows, sideWidth, mainWidth, checklistRows };
 }

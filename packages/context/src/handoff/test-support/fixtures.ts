@@ -32,22 +32,35 @@ Reproduced the failure with seed 42. Next: patch the tokenizer to keep trailing 
 1. **User Intent** - fix the flaky parser test
 `;
 
-const toolCall = (id: string, name: string, input: unknown): Message => ({ role: "assistant", content: [{ type: "tool_use", id, name, input }] });
-const toolResult = (id: string, content: string): Message => ({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content }] });
+const toolCall = (id: string, name: string, input: unknown): Message => ({
+  role: "assistant",
+  content: [{ type: "tool_use", id, name, input }],
+});
+const toolResult = (id: string, content: string): Message => ({
+  role: "user",
+  content: [{ type: "tool_result", tool_use_id: id, content }],
+});
 
-export const MESSAGES: Message[] = [
+const MESSAGES: Message[] = [
   { role: "user", content: "Fix the flaky parser test in packages/parser; it fails about one run in ten." },
   { role: "assistant", content: "I'll start by reading the parser tests." },
   toolCall("t1", "read_file", { path: "packages/parser/src/tokenizer.test.ts" }),
   toolResult("t1", "describe('tokenizer', () => { ... })"),
   { role: "user", content: `${MARKERS.gauge}72% | 144k/200k tokens]` },
-  { role: "assistant", content: `Decision: use a seeded random generator in the property tests so failures reproduce.\n\n${"The property tests draw random inputs. ".repeat(14)}` },
+  {
+    role: "assistant",
+    content: `Decision: use a seeded random generator in the property tests so failures reproduce.\n\n${"The property tests draw random inputs. ".repeat(14)}`,
+  },
   { role: "user", content: `${MARKERS.steer} keep the public API unchanged` },
   { role: "assistant", content: "Understood. Going with an internal fix only; the exported tokenizer API stays as it is." },
   toolCall("t2", "run_command", { command: "pnpm vitest run packages/parser", timeout: 120 }),
   toolResult("t2", " FAIL  packages/parser/src/tokenizer.test.ts > tokenizer > keeps trailing newlines"),
   { role: "user", content: `${MARKERS.continuation} Iteration 6: continue with the next checklist item.` },
-  { role: "assistant", content: "The failure is in newline handling.\nTODO: check the Windows line endings path\nNext: patch the tokenizer to keep trailing newlines." },
+  {
+    role: "assistant",
+    content:
+      "The failure is in newline handling.\nTODO: check the Windows line endings path\nNext: patch the tokenizer to keep trailing newlines.",
+  },
   toolCall("t3", "edit_file", { path: "packages/parser/src/tokenizer.ts", old: "a", new: "b" }),
 ];
 
@@ -64,7 +77,12 @@ export function richInputs(): HandoffInputs {
       { id: "fix", description: "Fix the tokenizer's newline handling for CRLF and LF inputs", status: "in_progress" },
       { id: "tests", description: "Add regression tests for trailing newlines, CRLF input and empty files", status: "pending" },
       { id: "bench", description: "Check the tokenizer benchmark does not regress by more than five percent", status: "pending" },
-      { id: "lint", description: "Fix the lint warnings the change introduces in the parser package", status: "failed", reason: "eslint config missing in CI image" },
+      {
+        id: "lint",
+        description: "Fix the lint warnings the change introduces in the parser package",
+        status: "failed",
+        reason: "eslint config missing in CI image",
+      },
       { id: "gates", description: "Run the quality gates: tests, lint, typecheck and build for the whole workspace", status: "pending" },
       { id: "changelog", description: "Write a changelog entry describing the newline fix for users of the parser", status: "pending" },
     ],
@@ -132,7 +150,7 @@ export function richInputs(): HandoffInputs {
 /** Hundreds of files, items and decisions, and very long texts. */
 export function hugeInputs(): HandoffInputs {
   const rich = richInputs();
-  const many = <T,>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+  const many = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
   return {
     ...rich,
     task: { title: `Rewrite the parser ${"and everything around it ".repeat(40)}` },
@@ -147,7 +165,11 @@ export function hugeInputs(): HandoffInputs {
       modifiedFiles: many(2000, (i) => `packages/legacy/src/module-${i}/implementation-${i}.ts`),
       createdFiles: many(500, (i) => `packages/parser/src/new-${i}.ts`),
     },
-    decisions: many(45, (i) => ({ id: `d${i + 1}`, what: `Use adapter ${i} for legacy module ${i} ${"because of constraints ".repeat(12)}`, when: null })),
+    decisions: many(45, (i) => ({
+      id: `d${i + 1}`,
+      what: `Use adapter ${i} for legacy module ${i} ${"because of constraints ".repeat(12)}`,
+      when: null,
+    })),
     openItems: many(60, (i) => `Open question number ${i} about module ${i}`),
     failure: { lastError: `Error: boom\n${"    at frame (file.ts:1:1)\n".repeat(500)}`, failedAt: null, recoveryHint: "y".repeat(5000) },
   };

@@ -24,7 +24,10 @@ export function mixedTranscript(): Message[] {
     ),
     user(
       result("t5", "ok"),
-      result("t6", [{ type: "text", text: "rendered page" }, { type: "image", source: { type: "url", url: "https://x/y.png" } }]),
+      result("t6", [
+        { type: "text", text: "rendered page" },
+        { type: "image", source: { type: "url", url: "https://x/y.png" } },
+      ]),
       result("t7", "exit code: 0\nQUALITY_PASSED all green"),
     ),
     assistant("Done: the login test now uses the fake clock."),

@@ -23,7 +23,7 @@ function toBlock(c: string | ContentBlock): ContentBlock {
 }
 
 /** mulberry32: tiny, seeded, good enough for fixtures. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -63,11 +63,15 @@ export function syntheticTranscript(opts: SyntheticOptions = {}): Message[] {
         const kind = pick(["read_file", "search", "run_command", "edit_file", "write_file"] as const);
         const path = pick(FILES);
         const input =
-          kind === "search" ? { pattern: `flaky|retry${id}` }
-          : kind === "run_command" ? { command: "pnpm test test/auth.test.ts" }
-          : kind === "edit_file" ? { path, old_string: "await sleep(100)", new_string: "await clock.tick(100)" }
-          : kind === "write_file" ? { path, content: filler(rand, Math.round(size() / 3)) }
-          : { path };
+          kind === "search"
+            ? { pattern: `flaky|retry${id}` }
+            : kind === "run_command"
+              ? { command: "pnpm test test/auth.test.ts" }
+              : kind === "edit_file"
+                ? { path, old_string: "await sleep(100)", new_string: "await clock.tick(100)" }
+                : kind === "write_file"
+                  ? { path, content: filler(rand, Math.round(size() / 3)) }
+                  : { path };
         return use(callId, kind, input);
       });
       messages.push(assistant(`Step ${s + 1} of turn ${turn + 1}: checking ${calls.length} thing(s).`, ...calls));

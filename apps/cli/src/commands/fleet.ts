@@ -1,0 +1,207 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, realpathSync } from "node:fs";
+import { hostname } from "node:os";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { redactSecrets } from "@hatloop/context";
+import { type HatloopConfig, type SessionRecord } from "@hatloop/core";
+import { fleetStore, submitSession, type DbStore } from "@hatloop/db";
+import { contextWindowOf } from "@hatloop/model";
+import { remoteCommit, taskBranchName } from "@hatloop/tools";
+import { CliError, ExitCode, usageError } from "../errors.js";
+import { shortId } from "../format.js";
+import { budgetOptions, positiveInt } from "../options.js";
+import { printJson, printText } from "../output/print.js";
+import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
+import { isLive } from "../session/liveness.js";
+import { chooseModel } from "../session/model.js";
+import { asCliError, checkTaskSize } from "../session/plan.js";
+import { titleOf } from "../session/start.js";
+import { enqueue, openQueue, QUEUE, serverUrl } from "../fleet/queue.js";
+import { Worker } from "../fleet/worker.js";
+import { runConfigFlags, taskText, type RunFlags } from "./run.js";
+import { bundledHatsDir } from "../session/paths.js";
+import { loadHats } from "../session/prompt-files.js";
+
+// The fleet's commands: submit (queue a task), worker (run queued sessions), stop (from anywhere).
+
+export function registerFleet(program: Command): void {
+  const submit = program
+    .command("submit")
+    .description("queue a task for the fleet's workers (needs a Postgres --db); prints the session id")
+    .argument("[task...]", "what to do, in plain words; - reads it from stdin")
+    .option("--task-file <file>", "read the task from a file")
+    .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
+    .option("--hat <name>", "starting hat (default: planner)");
+  budgetOptions(submit, false)
+    .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
+    .option("--json", 'print {"id": ...}')
+    .action(async (words: string[], flags: RunFlags, command: Command) => {
+      process.exitCode = await submitTask(words, flags, command);
+    });
+
+  program
+    .command("worker")
+    .description("run queued sessions (needs a Postgres --db); SIGTERM drains, a second SIGTERM or SIGINT stops at once")
+    .option("--concurrency <n>", "sessions run at once by this worker", positiveInt, 1)
+    .option("--name <name>", "this worker's name, shown by ls/show (default: host-pid); its repository cache is kept under it")
+    .option("--json", "print the worker's log as JSON lines")
+    .action(async (flags: { concurrency: number; name?: string; json?: boolean }, command: Command) => {
+      const config = configFor(command);
+      const url = serverUrl(config, "worker");
+      const name = flags.name ?? `${hostname()}-${process.pid}`;
+      if (!/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/.test(name)) throw usageError(`invalid worker name "${name}" (letters, digits, . _ : @ -)`);
+      const store = await openConfiguredStore(config);
+      try {
+        const boss = await openQueue(url, config, { supervise: true });
+        process.exitCode = await new Worker({ store, boss, config, name, concurrency: flags.concurrency, json: Boolean(flags.json) }).run();
+      } finally {
+        await store.close();
+      }
+    });
+
+  program
+    .command("stop")
+    .description("stop a session from any machine: a queued one is taken out of the queue, a running one checkpoints and pauses")
+    .argument("<session>", "session id or a unique prefix of it")
+    .option("--json", "print the outcome as JSON")
+    .action(async (id: string, flags: { json?: boolean }, command: Command) => {
+      const config = configFor(command);
+      const store = await openConfiguredStore(config);
+      try {
+        const outcome = await stopSession(store, config, await resolveSession(store, id));
+        if (flags.json) printJson(outcome);
+        else printText(`session ${shortId(outcome.id)}: ${outcome.message}`);
+      } finally {
+        await store.close();
+      }
+    });
+}
+
+async function submitTask(words: string[], flags: RunFlags, command: Command): Promise<number> {
+  const config = configFor(command, runConfigFlags(flags));
+  const url = serverUrl(config, "submit");
+  if (flags.inPlace) throw usageError("--in-place does not go with submit (a worker works in its own worktree)");
+  const modelId = config.model.startsWith("scripted:") ? chooseModel(config.model, config.retry).id : config.model;
+  const task = redactSecrets((await taskText(words, flags.taskFile)).trim());
+  if (!task) throw usageError("the task is empty");
+  // As `run` does: without a configured window, at most 200k tokens are managed.
+  const contextWindow = config.context.window ?? Math.min(contextWindowOf(modelId), 200_000);
+  checkTaskSize(task, contextWindow);
+  const repoUrl = repositoryOf(flags.repo!);
+  const hats = loadHats([bundledHatsDir]);
+  if (!hats.has(config.hat) && !existsSync(repoUrl))
+    throw usageError(`unknown hat "${config.hat}" (hats: ${[...hats.keys()].sort().join(", ")})`);
+  const baseCommit = await asCliError(remoteCommit(repoUrl));
+  const id = randomUUID();
+  const store = await openConfiguredStore(config);
+  try {
+    const boss = await openQueue(url, config, { supervise: false });
+    try {
+      await submitSession(
+        url,
+        {
+          id,
+          task,
+          title: titleOf(task),
+          repoPath: repoUrl,
+          worktreePath: "",
+          branch: taskBranchName(id.slice(0, 8)),
+          baseCommit,
+          inPlace: false,
+          hat: config.hat,
+          model: modelId,
+          budgets: {
+            maxIterations: config.maxIterations,
+            maxTokens: config.maxTokens ?? null,
+            maxCostUsd: config.maxCostUsd ?? null,
+            maxRuntimeMs: config.maxRuntime || null,
+          },
+          config: { ...config, model: modelId, databaseUrl: undefined },
+          contextWindow,
+          status: "pending",
+          pid: null,
+          host: null,
+        },
+        repoUrl,
+        (tx) => enqueue(boss, config, id, repoUrl, tx),
+      );
+    } finally {
+      await boss.stop({ graceful: false, close: true }).catch(() => {});
+    }
+  } finally {
+    await store.close();
+  }
+  if (flags.json) printJson({ id });
+  else printText(id);
+  return ExitCode.ok;
+}
+
+/** A local path becomes absolute (workers on this machine can reach it); a URL stays as given. */
+function repositoryOf(repo: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo)) return repo;
+  const path = resolve(repo);
+  if (!existsSync(path)) throw usageError(`no repository at ${path}`);
+  return realpathSync(path);
+}
+
+interface StopOutcome {
+  id: string;
+  action: "cancelled" | "requested" | "nothing";
+  message: string;
+}
+
+/** A queued session leaves the queue now; a running one is asked to checkpoint and pause. */
+async function stopSession(store: DbStore, config: HatloopConfig, session: SessionRecord): Promise<StopOutcome> {
+  const fleet = fleetStore(store.database.db);
+  if (session.status === "completed" || session.status === "failed")
+    return { id: session.id, action: "nothing", message: `already ${session.status}` };
+  const row = await fleet.get(session.id);
+  if (row?.repoUrl && config.databaseUrl && /^postgres/.test(config.databaseUrl)) {
+    const [state] = await fleet.list([session.id], { schema: "pgboss", name: QUEUE });
+    if (state?.queueState === "queued") {
+      const boss = await openQueue(config.databaseUrl, config, { supervise: false });
+      try {
+        await fleet.requestStop(session.id); // in case a worker takes it meanwhile
+        await boss.cancel(QUEUE, state.jobId!);
+        const after = (await fleet.list([session.id], { schema: "pgboss", name: QUEUE }))[0];
+        if (after?.queueState == null) {
+          await store.sessions.update(session.id, { status: "paused", stopReason: "stopped (hatloop stop)" });
+          await fleet.clearStop(session.id);
+          return { id: session.id, action: "cancelled", message: "taken out of the queue; hatloop resume puts it back" };
+        }
+      } finally {
+        await boss.stop({ graceful: false, close: true }).catch(() => {});
+      }
+    }
+  }
+  if (!isLive(session) && !(row?.repoUrl && (await isActive(fleet, session.id)))) {
+    if (session.status === "paused") return { id: session.id, action: "nothing", message: "not running (paused)" };
+  }
+  await fleet.requestStop(session.id);
+  return { id: session.id, action: "requested", message: "stop requested: its runner checkpoints and pauses at the end of this iteration" };
+}
+
+async function isActive(fleet: ReturnType<typeof fleetStore>, id: string): Promise<boolean> {
+  const [row] = await fleet.list([id], { schema: "pgboss", name: QUEUE });
+  return row?.queueState != null;
+}
+
+/** `hatloop resume` of a fleet session: back in the queue, for any worker. */
+export async function requeue(store: DbStore, config: HatloopConfig, session: SessionRecord): Promise<number> {
+  const fleet = fleetStore(store.database.db);
+  const row = await fleet.get(session.id);
+  if (!row?.repoUrl) throw new CliError(`session ${shortId(session.id)} is not a fleet session`);
+  const url = serverUrl(config, "resume");
+  const boss = await openQueue(url, config, { supervise: false });
+  try {
+    await fleet.clearStop(session.id);
+    const jobId = await enqueue(boss, config, session.id, row.repoUrl);
+    if (!jobId) throw usageError(`session ${shortId(session.id)} is already queued or running`);
+    await fleet.setJob(session.id, jobId);
+  } finally {
+    await boss.stop({ graceful: false, close: true }).catch(() => {});
+  }
+  printText(`session ${shortId(session.id)} is queued again; a worker resumes it from its last checkpoint`);
+  return ExitCode.ok;
+}

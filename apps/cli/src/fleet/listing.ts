@@ -1,0 +1,37 @@
+import type { SessionRecord } from "@hatloop/core";
+import { fleetStore, type DbStore } from "@hatloop/db";
+import { QUEUE } from "./queue.js";
+
+// What `ls` and `show` say of fleet sessions, read from the database (so from any machine): whether
+// the session waits in the queue, and which worker runs it (or ran it last).
+
+export interface FleetView {
+  /** "queued": its job waits for a worker; "active": a worker has taken it; null: not in the queue. */
+  queue: "queued" | "active" | null;
+  /** The worker (`hatloop worker --name`) that runs it, or ran it last; null: none yet. */
+  worker: string | null;
+  /** The repository it travels with. */
+  repo: string | null;
+}
+
+/** The fleet sessions among `sessions` (others are absent from the map). */
+export async function fleetViews(store: DbStore, sessions: readonly SessionRecord[]): Promise<Map<string, FleetView>> {
+  const rows = await fleetStore(store.database.db).list(
+    sessions.map((s) => s.id),
+    { schema: "pgboss", name: QUEUE },
+  );
+  return new Map(rows.filter((r) => r.repoUrl).map((r) => [r.sessionId, { queue: r.queueState, worker: r.worker, repo: r.repoUrl }]));
+}
+
+/** A session whose job waits in the queue shows as "queued" (unless it has ended). */
+export function fleetStatus(view: FleetView | undefined, status: string): string {
+  return view?.queue === "queued" && status !== "completed" && status !== "failed" ? "queued" : status;
+}
+
+/** show's lines for a fleet session. */
+export function fleetLines(view: FleetView | undefined): string[] {
+  if (!view) return [];
+  const queue =
+    view.queue === "queued" ? "queued, waiting for a worker" : view.queue === "active" ? "taken by a worker" : "not in the queue";
+  return [`fleet      ${queue}${view.worker ? `; worker ${view.worker}` : ""}`, `repo       ${view.repo}`];
+}

@@ -1,0 +1,302 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import type { Job, PgBoss } from "pg-boss";
+import { configSchema, LoopControl, type HatloopConfig, type LoopOutcome, type SessionRecord } from "@hatloop/core";
+import { fleetStore, takeRepoSlot, type DbStore } from "@hatloop/db";
+import { CliError, usageError } from "../errors.js";
+import { printText } from "../output/print.js";
+import { gitPort } from "../session/deps.js";
+import { runLeasedSession } from "../session/drive.js";
+import { baselineFor, gateCommands } from "../session/gates.js";
+import { takeLease, type Lease } from "../session/liveness.js";
+import { chooseModel } from "../session/model.js";
+import { watchStopRequests } from "../session/stop-requests.js";
+import { QUEUE, type JobData } from "./queue.js";
+import { prepareWorkspace, pushingGitPort, workerDir } from "./workspace.js";
+
+// `hatloop worker`: takes sessions from the queue and runs each with the same loop as `hatloop run`.
+// A session is taken in three steps: the job (pg-boss, heartbeated while it runs), the session's lease
+// (the fencing token every write carries) and the repository (fetched, worktree at the checkpoint's
+// commit). SIGTERM drains: running sessions are interrupted (checkpoint, pause) and their jobs fail
+// back to the queue, where any worker resumes them. A second SIGTERM, or SIGINT, does the same at once.
+
+/** Thrown by a job handler to put its session back in the queue (pg-boss retries a failed job). */
+class BackToQueue extends Error {}
+
+interface Running {
+  session: SessionRecord;
+  job: Job<JobData>;
+  control: LoopControl;
+  lease?: Lease;
+  drained: boolean;
+  stopped: boolean;
+}
+
+export interface WorkerOptions {
+  store: DbStore;
+  boss: PgBoss;
+  config: HatloopConfig;
+  name: string;
+  concurrency: number;
+  json: boolean;
+}
+
+export class Worker {
+  private readonly running = new Map<string, Running>();
+  private readonly fleet;
+  private draining = false;
+  private idle: Array<() => void> = [];
+
+  constructor(private readonly options: WorkerOptions) {
+    this.fleet = fleetStore(options.store.database.db);
+  }
+
+  /** Works until drained; resolves with the exit code. */
+  async run(): Promise<number> {
+    const { boss, config, concurrency } = this.options;
+    const lock = takeNameLock(workerDir(this.options.name));
+    const stops = watchStopRequests(
+      this.options.store,
+      () => [...this.running.keys()],
+      (id) => this.stopSession(id),
+      Math.min(1_000, config.fleet.poll),
+    );
+    const done = new Promise<number>((resolve) => this.onSignals(resolve));
+    await boss.work<JobData>(
+      QUEUE,
+      {
+        localConcurrency: concurrency,
+        batchSize: 1,
+        pollingIntervalSeconds: Math.max(0.5, config.fleet.poll / 1_000),
+        ...(config.fleet.maxPerRepo ? { groupConcurrency: config.fleet.maxPerRepo } : {}),
+      },
+      async ([job]) => this.handle(job!),
+    );
+    this.say("ready", { concurrency, maxPerRepo: config.fleet.maxPerRepo ?? null });
+    try {
+      return await done;
+    } finally {
+      stops.stop();
+      lock.release();
+    }
+  }
+
+  private onSignals(resolve: (code: number) => void): void {
+    let signals = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      signals++;
+      if (signals === 1 && signal === "SIGTERM") {
+        this.say("draining", { running: this.running.size });
+        void this.drain().then(() => resolve(0));
+        return;
+      }
+      this.say("stopping at once", { running: this.running.size });
+      void this.stopNow().then(() => resolve(130));
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  }
+
+  /** No new jobs; running sessions checkpoint and pause, and go back to the queue. */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    await this.options.boss.offWork(QUEUE).catch(() => {});
+    for (const run of this.running.values()) {
+      run.drained = true;
+      run.control.interrupt();
+    }
+    if (this.running.size) await new Promise<void>((r) => this.idle.push(r));
+    await this.options.boss.stop({ graceful: true, close: true, timeout: 30_000 }).catch(() => {});
+  }
+
+  /** Jobs failed back to the queue and leases given up now, without waiting for the loops. */
+  private async stopNow(): Promise<void> {
+    this.draining = true;
+    await Promise.all(
+      [...this.running.values()].map(async (run) => {
+        run.control.interrupt();
+        await this.options.boss
+          .fail(QUEUE, { id: run.job.id, retryCount: run.job.retryCount }, { message: "worker stopped" })
+          .catch(() => {});
+        await run.lease?.release();
+      }),
+    );
+    await this.options.boss.stop({ graceful: false, close: true, timeout: 5_000 }).catch(() => {});
+  }
+
+  private stopSession(id: string): void {
+    const run = this.running.get(id);
+    if (!run) return;
+    run.stopped = true;
+    this.say("stop requested", { session: id });
+    run.control.requestStop();
+  }
+
+  private async handle(job: Job<JobData>): Promise<{ status: string }> {
+    const { store } = this.options;
+    const found = await store.sessions.get(job.data.sessionId);
+    if (!found) return { status: "gone" };
+    if (found.status === "completed" || found.status === "failed") return { status: found.status };
+    if (this.draining) throw new BackToQueue("worker is draining");
+    const fleetRow = await this.fleet.get(found.id);
+    if (fleetRow?.stopRequestedAt) {
+      await store.sessions.update(found.id, { status: "paused", stopReason: "stopped (hatloop stop)" });
+      await this.fleet.clearStop(found.id);
+      return { status: "stopped" };
+    }
+    if (!fleetRow?.repoUrl) throw new CliError(`session ${found.id.slice(0, 8)} has no repository to travel with`);
+    const run: Running = { session: found, job, control: new LoopControl(), drained: false, stopped: false };
+    this.running.set(found.id, run);
+    job.signal.addEventListener("abort", () => run.control.interrupt());
+    const started = Date.now();
+    let slot: { release(): Promise<void> } | null = null;
+    try {
+      slot = await this.repoSlot(run, fleetRow.repoUrl);
+      const outcome = await this.runSession(run, fleetRow.repoUrl);
+      if (run.drained) throw new BackToQueue(`session ${found.id.slice(0, 8)} drained`);
+      if (run.stopped) await this.fleet.clearStop(found.id);
+      this.say("session ended", { session: found.id, status: outcome.status, reason: outcome.reason, ms: Date.now() - started });
+      return { status: outcome.status };
+    } catch (error) {
+      if (!(error instanceof BackToQueue)) this.say("session failed", { session: found.id, error: (error as Error).message });
+      else this.say("session back to the queue", { session: found.id });
+      throw error;
+    } finally {
+      await run.lease?.release();
+      await slot?.release();
+      this.running.delete(found.id);
+      if (this.running.size === 0) this.idle.splice(0).forEach((r) => r());
+    }
+  }
+
+  private async runSession(run: Running, repoUrl: string): Promise<LoopOutcome> {
+    const { store, name } = this.options;
+    const config = sessionConfig(run.session, this.options.config);
+    run.lease = await this.takeLeaseWaiting(run);
+    const { epoch } = run.lease;
+    const fenced = store.fenced(run.session.id, epoch);
+    const workspace = await prepareWorkspace({
+      dir: workerDir(name),
+      repoUrl,
+      store,
+      sessionId: run.session.id,
+      branch: run.session.branch,
+      baseCommit: run.session.baseCommit,
+    });
+    // repoPath stays the repository's URL: memories are keyed by it, the same on every worker.
+    await fenced.sessions.update(run.session.id, { worktreePath: workspace.worktreePath, pid: process.pid, host: hostname() });
+    await this.fleet.setWorker(run.session.id, name);
+    let session = (await store.sessions.get(run.session.id))!;
+    if (session.gateBaseline === null && session.status === "pending") {
+      const commands = await gateCommands(workspace.worktreePath, config);
+      if (Object.keys(commands).length) {
+        const baseline = await baselineFor(workspace.worktreePath, commands, config, run.control.signal);
+        await fenced.sessions.update(session.id, { gateBaseline: baseline });
+        session = { ...session, gateBaseline: baseline };
+      }
+    }
+    this.say("session started", { session: session.id, iteration: session.iteration, commit: workspace.commit, epoch });
+    const git = pushingGitPort(gitPort, {
+      sessionId: session.id,
+      branch: session.branch,
+      workspace,
+      stillHeld: () => store.sessions.renewLease(session.id, epoch, config.leaseTtl),
+    });
+    return runLeasedSession({
+      session,
+      store: fenced,
+      config,
+      model: chooseModel(session.model, config.retry),
+      control: run.control,
+      sinks: [],
+      git,
+      runner: `worker ${name} (${hostname()}:${process.pid})`,
+      notice: (line) => this.say("notice", { session: session.id, line }),
+    });
+  }
+
+  /** With fleet.maxPerRepo: a slot of the session's repository, waiting while all are taken. */
+  private async repoSlot(run: Running, repoUrl: string): Promise<{ release(): Promise<void> } | null> {
+    const { config } = this.options;
+    if (!config.fleet.maxPerRepo || !config.databaseUrl) return null;
+    let waiting = false;
+    for (;;) {
+      const slot = await takeRepoSlot(config.databaseUrl, repoUrl, config.fleet.maxPerRepo);
+      if (slot) return slot;
+      if (run.control.interrupted) throw new BackToQueue(`session ${run.session.id.slice(0, 8)} drained while waiting for its repository`);
+      if (!waiting) this.say("waiting for a repository slot", { session: run.session.id, maxPerRepo: config.fleet.maxPerRepo });
+      waiting = true;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  /** The lease: at once when free (or its holder is known dead), else once the holder's expires. */
+  private async takeLeaseWaiting(run: Running): Promise<Lease> {
+    const { store, config } = this.options;
+    const deadline = Date.now() + config.leaseTtl + 15_000;
+    let session = run.session;
+    for (;;) {
+      try {
+        return await takeLease(store, session, config.leaseTtl, () => run.control.interrupt());
+      } catch (error) {
+        if (!(error instanceof CliError) || Date.now() > deadline || run.control.interrupted) throw error;
+        await new Promise((r) => setTimeout(r, 500));
+        session = (await store.sessions.get(session.id)) ?? session;
+      }
+    }
+  }
+
+  private say(what: string, data: Record<string, unknown>): void {
+    if (this.options.json)
+      return printText(JSON.stringify({ worker: this.options.name, event: what, at: new Date().toISOString(), ...data }));
+    const parts = Object.entries(data).map(
+      ([k, v]) => `${k}=${typeof v === "string" && k === "session" ? v.slice(0, 8) : JSON.stringify(v)}`,
+    );
+    printText(`worker ${this.options.name}: ${what}${parts.length ? ` ${parts.join(" ")}` : ""}`);
+  }
+}
+
+/**
+ * The configuration a session runs with: what it was submitted with (model, hat, budgets, context,
+ * gates), on this worker's database, lease and fleet settings.
+ */
+function sessionConfig(session: SessionRecord, worker: HatloopConfig): HatloopConfig {
+  const parsed = configSchema.safeParse({
+    ...session.config,
+    databaseUrl: worker.databaseUrl,
+    leaseTtl: worker.leaseTtl,
+    database: worker.database,
+    fleet: worker.fleet,
+  });
+  const config = parsed.success ? parsed.data : worker;
+  return { ...config, model: session.model, worktreeDir: undefined };
+}
+
+/** One worker per name on a machine: its cache directory is its own. */
+function takeNameLock(dir: string): { release(): void } {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "worker.pid");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return { release: () => rmSync(file, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(readFileSync(file, "utf8").trim());
+      if (pid && alive(pid))
+        throw usageError(`a worker with this name already runs here (pid ${pid}); give each worker on a machine its own --name`);
+      rmSync(file, { force: true }); // left by a worker that was killed
+    }
+  }
+  throw usageError(`cannot lock the worker directory ${dir}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { findRestorePoint, LeaseLostError, type GitPort, type Store } from "@hatloop/core";
+import { hatloopHome } from "@hatloop/db";
+import { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, syncRepository } from "@hatloop/tools";
+import { CliError } from "../errors.js";
+
+// Where a worker runs a session: its own bare copy of the session's repository (cloned once, fetched
+// at every take) and a worktree on the task branch at the commit of the checkpoint it resumes from.
+
+export function workerDir(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(hatloopHome(env), "fleet", name.replace(/[^A-Za-z0-9._-]/g, "_"));
+}
+
+/** Git writes to one repository copy (fetches, pushes: both update its refs) are one at a time within a worker. */
+const repoLocks = new Map<string, Promise<unknown>>();
+function serially<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const next = (repoLocks.get(key) ?? Promise.resolve()).then(work, work);
+  repoLocks.set(
+    key,
+    next.catch(() => {}),
+  );
+  return next;
+}
+
+export interface PreparedWorkspace {
+  repoDir: string;
+  worktreePath: string;
+  /** The commit the worktree starts at. */
+  commit: string;
+  /** Where the remote's task branch was when fetched (null: not pushed yet). */
+  remoteTip: string | null;
+}
+
+/**
+ * Fetches the repository and checks the task branch out at the latest checkpoint's commit (pushed
+ * before that checkpoint was stored), else at the remote branch, else at the session's base commit.
+ */
+export async function prepareWorkspace(options: {
+  dir: string;
+  repoUrl: string;
+  store: Store;
+  sessionId: string;
+  branch: string;
+  baseCommit: string;
+}): Promise<PreparedWorkspace> {
+  const { dir, repoUrl, sessionId, branch } = options;
+  const repoDir = join(dir, "repos", `${createHash("sha256").update(repoUrl).digest("hex").slice(0, 16)}.git`);
+  const worktreePath = join(dir, "worktrees", sessionId.slice(0, 8));
+  return serially(repoDir, async () => {
+    await syncRepository(repoUrl, repoDir);
+    const remoteTip = await fetchedBranch(repoDir, branch);
+    const checkpointCommit = (await findRestorePoint(options.store, sessionId)).checkpoint?.gitCommit ?? null;
+    let commit = checkpointCommit ?? remoteTip ?? options.baseCommit;
+    if (!(await hasCommit(repoDir, commit))) {
+      if (checkpointCommit && remoteTip) commit = remoteTip;
+      else throw new CliError(`commit ${commit.slice(0, 12)} of session ${sessionId.slice(0, 8)} is not in ${repoUrl}`);
+    }
+    await checkoutTaskWorktree(repoDir, worktreePath, branch, commit);
+    return { repoDir, worktreePath, commit, remoteTip };
+  });
+}
+
+/**
+ * The loop's git, plus a push of the task branch after every checkpoint commit, before the
+ * checkpoint row names it. The push expects the remote where this runner last saw it; if the remote
+ * moved (a runner that lost the session pushed meanwhile), it pushes over it only while this runner
+ * still holds the lease, else it stops with LeaseLostError.
+ */
+export function pushingGitPort(
+  base: GitPort,
+  options: { sessionId: string; branch: string; workspace: PreparedWorkspace; stillHeld(): Promise<boolean> },
+): GitPort {
+  const { repoDir } = options.workspace;
+  let expected = options.workspace.remoteTip;
+  return {
+    ...base,
+    async commitAll(dir, message) {
+      const sha = await base.commitAll(dir, message);
+      if (sha === expected) return sha;
+      await serially(repoDir, async () => {
+        if (await pushTaskBranch(dir, options.branch, sha, expected)) return;
+        if (!(await options.stillHeld())) throw new LeaseLostError(options.sessionId);
+        await pushTaskBranch(dir, options.branch, sha, null, true);
+      });
+      expected = sha;
+      return sha;
+    },
+  };
+}

@@ -1,0 +1,240 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fleetStore, openStore, type DbStore } from "@hatloop/db";
+import { createTestDatabase } from "@hatloop/db/testing";
+import { runHatloop } from "./support/hatloop.js";
+import { bareRemote, fleetScenario, startWorker, type WorkerProcess } from "./support/fleet.js";
+
+// Controlling the fleet from outside a worker, on the local Postgres with real processes and bare
+// remotes: `hatloop stop` of a queued and of a running session, `hatloop resume` of a fleet session,
+// a worker's second signal (stop at once), and fleet.maxPerRepo. Everything is observed through the
+// database, the queue and the workers' logs; no wall-clock assertion. Run on Node 20 and 22 (.ci/run).
+
+const server = process.env.HATLOOP_TEST_DATABASE_URL;
+const QUEUE = { schema: "pgboss", name: "hatloop-sessions" };
+
+function fleetEnv(url: string, root: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: url,
+    HATLOOP_HOME: join(root, "home"),
+    HATLOOP_CONFIG: join(root, "none.json"),
+    HATLOOP_FLEET__HEARTBEAT: "10s",
+    HATLOOP_FLEET__SUPERVISE: "1s",
+    HATLOOP_FLEET__POLL: "500ms",
+    HATLOOP_LEASE_TTL: "5s",
+    HATLOOP_CHECKPOINT__INTERVAL: "1",
+    ...extra,
+  };
+}
+
+async function submit(env: Record<string, string>, remote: string, scenario: string, task: string): Promise<string> {
+  const ran = await runHatloop(["submit", task, "--repo", remote, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"], env);
+  expect(ran.code, ran.stderr).toBe(0);
+  return (JSON.parse(ran.stdout) as { id: string }).id;
+}
+
+function scenarioIn(root: string, name: string, steps: number, delayMs: number): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  return fleetScenario(dir, steps, delayMs);
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  for (let i = 0; ; i++) {
+    const value = await probe();
+    if (value) return value;
+    if (i > 2_400) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Every stored message once (seqs 1..n) and every iteration run once (one model answer each, in order). */
+async function expectExactlyOnce(store: DbStore, id: string): Promise<void> {
+  const session = (await store.sessions.get(id))!;
+  const messages = await store.messages.range(id, 1, 100_000);
+  expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
+  const answers = messages.filter((m) => m.kind === "conversation" && m.message.role === "assistant").map((m) => m.iteration);
+  expect(answers).toEqual(answers.map((_, i) => i + 1));
+  expect(answers.length).toBe(session.iteration);
+}
+
+async function queueState(store: DbStore, id: string) {
+  return (await fleetStore(store.database.db).list([id], QUEUE))[0]?.queueState ?? null;
+}
+
+async function finish(workers: WorkerProcess[], store: DbStore, database: { drop(): Promise<void> }): Promise<void> {
+  for (const w of workers) w.kill("SIGKILL");
+  await Promise.all(workers.map((w) => w.done));
+  await store.close();
+  await database.drop();
+}
+
+describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () => {
+  it("stop cancels a queued session (it never runs) and pauses a running one at a checkpoint; resume re-queues it and a worker completes it", async () => {
+    const database = await createTestDatabase();
+    const store = await openStore({ url: database.url });
+    const { root, remote } = bareRemote();
+    const env = fleetEnv(database.url, root);
+    const workers: WorkerProcess[] = [];
+    try {
+      // Queued, no worker yet: stop takes it out of the queue.
+      const queued = await submit(env, remote, scenarioIn(root, "short", 2, 0), "queued, then stopped");
+      expect(await queueState(store, queued)).toBe("queued");
+      const stopped = await runHatloop(["stop", queued, "--json"], env);
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(JSON.parse(stopped.stdout)).toMatchObject({ id: queued, action: "cancelled" });
+      expect(await store.sessions.get(queued)).toMatchObject({ status: "paused", stopReason: "stopped (hatloop stop)" });
+      expect(await queueState(store, queued)).toBeNull();
+
+      // A long session, then a worker: it runs; stop makes it checkpoint and pause.
+      const running = await submit(env, remote, scenarioIn(root, "long", 30, 150), "running, then stopped");
+      // ls shows it queued, from the database alone (no worker yet); --json marks it under fleet.
+      const listed = JSON.parse((await runHatloop(["ls", "--json"], env)).stdout) as Array<{ id: string; status: string; fleet: unknown }>;
+      expect(listed.find((s) => s.id === running)).toMatchObject({
+        status: "queued",
+        fleet: { queue: "queued", worker: null, repo: remote },
+      });
+      expect(listed.find((s) => s.id === queued)).toMatchObject({ status: "paused", fleet: { queue: null, worker: null } });
+      const table = (await runHatloop(["ls", "--plain"], env)).stdout.split("\n");
+      expect(table[0]).toMatch(/STATUS .*WORKER .*TASK/);
+      expect(table.find((l) => l.startsWith(running.slice(0, 8)))).toMatch(/ queued .* - /);
+      const worker = startWorker("w1", env);
+      workers.push(worker);
+      await worker.waitFor((e) => e.event === "session started" && e.session === running);
+      // Which worker runs it: ls and show name it.
+      const shown = JSON.parse((await runHatloop(["show", running, "--json"], env)).stdout) as { fleet: unknown };
+      expect(shown.fleet).toMatchObject({ queue: "active", worker: "w1" });
+      expect((await runHatloop(["show", running], env)).stdout).toContain("fleet      taken by a worker; worker w1");
+      // ...and logs (and watch, which prints the same lines) say who started it.
+      expect((await runHatloop(["logs", running], env)).stdout).toMatch(/starting session .* run by worker w1 \(/);
+      expect((await runHatloop(["ls", "--plain"], env)).stdout.split("\n").find((l) => l.startsWith(running.slice(0, 8)))).toMatch(
+        / running .* w1 /,
+      );
+      await until("two iterations", async () => ((await store.sessions.get(running))!.iteration >= 2 ? true : null));
+      const asked = await runHatloop(["stop", running.slice(0, 8), "--json"], env);
+      expect(asked.code, asked.stderr).toBe(0);
+      expect(JSON.parse(asked.stdout)).toMatchObject({ id: running, action: "requested" });
+      await worker.waitFor((e) => e.event === "session ended" && e.session === running);
+      const paused = (await store.sessions.get(running))!;
+      expect(paused.status).toBe("paused");
+      expect(paused.iteration).toBeLessThan(31);
+      const checkpoint = (await store.checkpoints.latest(running))!;
+      expect(checkpoint.iteration).toBe(paused.iteration);
+      expect(checkpoint.gitCommit).not.toBeNull();
+      await until("the job completed", async () => (await queueState(store, running)) === null);
+      expect((await fleetStore(store.database.db).get(running))!.stopRequestedAt).toBeNull();
+
+      // The cancelled one never ran: not started by the worker, nothing stored.
+      expect(worker.events.some((e) => e.session === queued)).toBe(false);
+      expect(await store.messages.count(queued)).toBe(0);
+
+      // resume puts the running one back in the queue; the worker picks it up and completes it.
+      const resumed = await runHatloop(["resume", running], env);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toContain("queued again");
+      await worker.waitFor((e) => e.event === "session ended" && e.session === running && e.status === "completed");
+      const done = (await store.sessions.get(running))!;
+      expect(done.status).toBe("completed");
+      expect(done.iteration).toBe(31);
+      await expectExactlyOnce(store, running);
+      // Resumed from the checkpoint: started again at the paused iteration, not from scratch.
+      const starts = worker.events.filter((e) => e.event === "session started" && e.session === running);
+      expect(starts.map((e) => e.iteration)).toEqual([0, paused.iteration]);
+      // The stopped-while-queued one is still paused and out of the queue.
+      expect((await store.sessions.get(queued))!.status).toBe("paused");
+      expect(await queueState(store, queued)).toBeNull();
+    } finally {
+      await finish(workers, store, database);
+    }
+  });
+
+  it("a second signal stops a worker at once: its jobs go back to the queue, its leases are released, and another worker completes the sessions", async () => {
+    const database = await createTestDatabase();
+    const store = await openStore({ url: database.url });
+    const { root, remote } = bareRemote();
+    const env = fleetEnv(database.url, root);
+    const workers: WorkerProcess[] = [];
+    try {
+      const scenario = scenarioIn(root, "long", 12, 150);
+      const ids = [await submit(env, remote, scenario, "first"), await submit(env, remote, scenario, "second")];
+      const w1 = startWorker("w1", env, ["--concurrency", "2"]);
+      workers.push(w1);
+      for (const id of ids) await w1.waitFor((e) => e.event === "session started" && e.session === id);
+      await until("an iteration of each", async () =>
+        (await Promise.all(ids.map((id) => store.sessions.get(id)))).every((s) => s!.iteration >= 1),
+      );
+      // SIGTERM starts a drain; SIGINT right behind it stops at once.
+      w1.kill("SIGTERM");
+      w1.kill("SIGINT");
+      const exited = await w1.done;
+      expect(exited.code, exited.stderr).toBe(130);
+      expect(w1.events.some((e) => e.event === "stopping at once")).toBe(true);
+      for (const id of ids) {
+        const session = (await store.sessions.get(id))!;
+        expect(session.status).not.toBe("completed");
+        expect(session.lease.holder).toBeNull();
+        expect(await queueState(store, id)).toBe("queued");
+      }
+      // Another worker takes both over and completes them, every iteration once.
+      const w2 = startWorker("w2", env, ["--concurrency", "2"]);
+      workers.push(w2);
+      for (const id of ids) await w2.waitFor((e) => e.event === "session ended" && e.session === id && e.status === "completed");
+      for (const id of ids) {
+        expect((await store.sessions.get(id))!.status).toBe("completed");
+        await expectExactlyOnce(store, id);
+        expect(await queueState(store, id)).toBeNull();
+      }
+    } finally {
+      await finish(workers, store, database);
+    }
+  });
+
+  it("fleet.maxPerRepo: sessions of one repository run one at a time across workers, another repository's alongside", async () => {
+    const database = await createTestDatabase();
+    const store = await openStore({ url: database.url });
+    const a = bareRemote();
+    const b = bareRemote();
+    const env = fleetEnv(database.url, a.root, { HATLOOP_FLEET__MAX_PER_REPO: "1" });
+    const workers: WorkerProcess[] = [];
+    try {
+      const scenario = scenarioIn(a.root, "paced", 6, 100);
+      const repoA = [
+        await submit(env, a.remote, scenario, "a1"),
+        await submit(env, a.remote, scenario, "a2"),
+        await submit(env, a.remote, scenario, "a3"),
+      ];
+      const repoB = [await submit(env, b.remote, scenario, "b1")];
+      workers.push(startWorker("w1", env, ["--concurrency", "2"]), startWorker("w2", env, ["--concurrency", "2"]));
+      // While they work, no two sessions of repository A ever hold a lease at the same time.
+      let overlapA = 0;
+      const ids = [...repoA, ...repoB];
+      for (;;) {
+        const sessions = await Promise.all(ids.map((id) => store.sessions.get(id)));
+        overlapA = Math.max(overlapA, sessions.filter((s) => repoA.includes(s!.id) && s!.lease.holder !== null).length);
+        if (sessions.every((s) => s!.status === "completed")) break;
+        if (workers.some((w) => w.events.some((e) => e.event === "session failed"))) throw new Error("a session failed");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(overlapA).toBeLessThanOrEqual(1);
+      await until("every end in the logs", async () =>
+        ids.every((id) => workers.some((w) => w.events.some((e) => e.event === "session ended" && e.session === id))),
+      );
+      // The workers' logs agree: each A session started after the previous one ended.
+      const log = workers.flatMap((w) => w.events);
+      const span = (id: string) => ({
+        start: Date.parse(log.find((e) => e.event === "session started" && e.session === id)!.at),
+        end: Date.parse(log.find((e) => e.event === "session ended" && e.session === id)!.at),
+      });
+      const spans = repoA.map(span).sort((x, y) => x.start - y.start);
+      for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
+      // Each session started exactly once (no retries needed) and completed once.
+      for (const id of ids) {
+        expect(log.filter((e) => e.event === "session started" && e.session === id)).toHaveLength(1);
+        await expectExactlyOnce(store, id);
+      }
+    } finally {
+      await finish(workers, store, database);
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HUNG_MS } from "./hatloop.js";
+
+const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
+
+/** A bare repository on disk, the fleet's remote, with one commit on main. */
+export function bareRemote(): { root: string; remote: string } {
+  const root = mkdtempSync(join(tmpdir(), "hatloop-fleet-"));
+  const remote = join(root, "remote.git");
+  const seed = join(root, "seed");
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, stdio: "ignore" });
+  mkdirSync(seed);
+  git(root, "init", "-q", "--bare", remote);
+  writeFileSync(join(seed, "README.md"), "# app\n");
+  git(seed, "init", "-q");
+  git(seed, "add", "-A");
+  git(seed, "commit", "-q", "-m", "initial");
+  git(seed, "push", "-q", remote, "HEAD:refs/heads/main");
+  return { root, remote };
+}
+
+interface WorkerEvent {
+  worker: string;
+  event: string;
+  at: string;
+  session?: string;
+  status?: string;
+  [key: string]: unknown;
+}
+
+export interface WorkerProcess {
+  name: string;
+  pid: number;
+  events: WorkerEvent[];
+  waitFor(match: (e: WorkerEvent) => boolean): Promise<WorkerEvent>;
+  kill(signal: NodeJS.Signals): void;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+/** `hatloop worker --json` as a process; its log lines are parsed as they come. */
+export function startWorker(name: string, env: Record<string, string>, args: string[] = [], node = process.execPath): WorkerProcess {
+  const child = spawn(node, [bin, "worker", "--name", name, "--json", ...args], {
+    env: { PATH: process.env.PATH, HOME: env.HATLOOP_HOME ?? process.env.HOME, ...env },
+  });
+  const events: WorkerEvent[] = [];
+  const waiters: Array<() => void> = [];
+  let pending = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => {
+    pending += d.toString();
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) if (line.startsWith("{")) events.push(JSON.parse(line) as WorkerEvent);
+    waiters.splice(0).forEach((w) => w());
+  });
+  child.stderr.on("data", (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stderr })),
+  );
+  return {
+    name,
+    pid: child.pid!,
+    events,
+    async waitFor(match) {
+      const deadline = Date.now() + HUNG_MS;
+      for (;;) {
+        const found = events.find(match);
+        if (found) return found;
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`worker ${name}: no such event; stderr: ${stderr}`);
+        await Promise.race([new Promise<void>((r) => waiters.push(r)), new Promise((r) => setTimeout(r, 200))]);
+      }
+    },
+    kill: (signal) => child.kill(signal),
+    done,
+  };
+}
+
+/** A scenario of `steps` turns that each write a note (taking `delayMs`), then task_complete. */
+export function fleetScenario(dir: string, steps: number, delayMs: number): string {
+  const lines = Array.from({ length: steps }, (_, i) =>
+    JSON.stringify({
+      text: `Step ${i + 1}: writing its note.`,
+      tools: [{ name: "write_file", input: { path: `notes/${i + 1}.txt`, content: `step ${i + 1}\n` } }],
+      delay_ms: delayMs,
+      chunk_chars: 16,
+    }),
+  );
+  lines.push(JSON.stringify({ text: "All notes written.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] }));
+  const path = join(dir, "scenario.jsonl");
+  writeFileSync(path, `${lines.join("\n")}\n`);
+  return path;
+}

@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runHatloop } from "./hatloop.js";
+import { makeRepo } from "./repo.js";
+import type { Tmux } from "./tmux.js";
+
+// A real session in a tmux pane, driven by a scripted model whose turns the test releases: a turn
+// that holds runs a command waiting for a gate file, so the test decides when the loop moves on
+// (no clock). Everything the test reads comes from the screen (capture-pane) or the CLI.
+
+export const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
+
+export type Step = { write: string } | { hold: string } | { complete: true };
+
+export interface TuiRun {
+  home: string;
+  repo: string;
+  root: string;
+  /** The shell command prefix: a clean environment for the binary in the pane. */
+  env: string;
+  gate(name: string): string;
+  release(name: string): void;
+  sessionId(): Promise<string>;
+  hatloop(args: string[]): ReturnType<typeof runHatloop>;
+}
+
+export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: string } {
+  const { repo, root } = makeRepo();
+  const home = mkdtempSync(join(tmpdir(), "hatloop-tui-run-"));
+  const gate = (name: string) => join(root, `gate-${name}`);
+  const turns = steps.map((s, i) =>
+    "write" in s
+      ? {
+          text: `Step ${i + 1}: writing ${s.write}.`,
+          tools: [{ name: "write_file", input: { path: `notes/${s.write}.txt`, content: `${s.write}\n` } }],
+          delay_ms: 5,
+          chunk_chars: 16,
+        }
+      : "hold" in s
+        ? {
+            text: `Waiting for ${s.hold}.`,
+            tools: [{ name: "run_command", input: { command: `while [ ! -e '${gate(s.hold)}' ]; do sleep 0.05; done; echo go` } }],
+          }
+        : { text: "All steps written.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] },
+  );
+  const scenario = join(root, "scenario.jsonl");
+  writeFileSync(scenario, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+  const vars = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), HATLOOP_TOOLS__COMMAND_TIMEOUT: "30m" };
+  const env = `env -u CI -u FORCE_COLOR -u NO_COLOR ${Object.entries(vars)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ")} TERM=xterm-256color ${extraEnv}`;
+  return {
+    home,
+    repo,
+    root,
+    scenario,
+    env,
+    gate,
+    release: (name) => {
+      if (!existsSync(gate(name))) writeFileSync(gate(name), "");
+    },
+    sessionId: async () => {
+      const out = await runHatloop(["ls", "--json"], vars);
+      return (JSON.parse(out.stdout) as Array<{ id: string }>)[0]!.id;
+    },
+    hatloop: (args) => runHatloop(args, vars),
+  };
+}
+
+/** The `run` command line for a pane: the session, then its exit code printed on the normal screen. */
+export function runCommand(run: TuiRun & { scenario: string }, flags = "", before = ""): string {
+  return `${before}${run.env} ${process.execPath} ${bin} run 'write the notes' --repo ${run.repo} --hat editor --model scripted:${run.scenario} ${flags}; echo "[exit $?]"; sleep 600`;
+}
+
+/** Starts a pane of `columns` x `rows` running `command`. */
+export function openPane(tmux: Tmux, name: string, columns: number, rows: number, command: string): string {
+  tmux.run("new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows), command);
+  return `${name}:0.0`;
+}
+
+/** Polls `check` (never a fixed sleep) until it returns a value; fails with `what` after a generous limit. */
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  limitMs = 5 * 60_000,
+): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined && found !== false) return found;
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,161 @@
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import type { NewSession, SessionRecord } from "@hatloop/core";
+import type { Db } from "../db.js";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { drizzle as drizzleProxy } from "drizzle-orm/pg-proxy";
+import postgres from "postgres";
+import { fleetSessions, schema } from "../schema.js";
+import { sessionStore } from "./sessions.js";
+
+// The fleet's rows (hatloop submit / worker / stop). The queue is pg-boss's, in its own schema on the
+// same database (see apps/cli/src/fleet); what is read of it here is one query on its job table, so
+// `ls` and `show` need no queue client.
+
+export interface FleetRow {
+  sessionId: string;
+  repoUrl: string | null;
+  jobId: string | null;
+  worker: string | null;
+  stopRequestedAt: Date | null;
+}
+
+/** The state of a session's live pg-boss job: queued (created or retry) or active; null: none. */
+export type QueueState = "queued" | "active";
+
+export interface FleetStore {
+  get(sessionId: string): Promise<FleetRow | null>;
+  /** Rows of these sessions, with the state of each one's live job in `queue` (pg-boss schema). */
+  list(sessionIds: string[], queue: { schema: string; name: string }): Promise<Array<FleetRow & { queueState: QueueState | null }>>;
+  setJob(sessionId: string, jobId: string | null): Promise<void>;
+  setWorker(sessionId: string, worker: string | null): Promise<void>;
+  /** Asks whoever runs the session to stop (any session, fleet or not); idempotent. */
+  requestStop(sessionId: string): Promise<void>;
+  clearStop(sessionId: string): Promise<void>;
+  /** Those of `sessionIds` whose stop was asked for. */
+  stopsRequested(sessionIds: string[]): Promise<Set<string>>;
+}
+
+export function fleetStore(db: Db): FleetStore {
+  return {
+    async get(sessionId) {
+      const [row] = await db.select().from(fleetSessions).where(eq(fleetSessions.sessionId, sessionId));
+      return row ? toRow(row) : null;
+    },
+    async list(sessionIds, queue) {
+      if (sessionIds.length === 0) return [];
+      const rows = await db.select().from(fleetSessions).where(inArray(fleetSessions.sessionId, sessionIds));
+      const states = new Map<string, QueueState>();
+      const [present] = rowsOf<{ exists: boolean }>(
+        await db.execute(sql`select to_regclass(${`${queue.schema}.job`}) is not null as exists`),
+      );
+      if (present?.exists) {
+        const jobs = rowsOf<{ key: string; state: string }>(
+          await db.execute(
+            sql`select singleton_key as key, state::text as state from ${sql.identifier(queue.schema)}.job where name = ${queue.name} and singleton_key in ${sessionIds} and state in ('created', 'retry', 'active')`,
+          ),
+        );
+        for (const job of jobs) states.set(job.key, job.state === "active" ? "active" : "queued");
+      }
+      return rows.map((row) => ({ ...toRow(row), queueState: states.get(row.sessionId) ?? null }));
+    },
+    async setJob(sessionId, jobId) {
+      await db.update(fleetSessions).set({ jobId }).where(eq(fleetSessions.sessionId, sessionId));
+    },
+    async setWorker(sessionId, worker) {
+      await db.update(fleetSessions).set({ worker }).where(eq(fleetSessions.sessionId, sessionId));
+    },
+    async requestStop(sessionId) {
+      await db
+        .insert(fleetSessions)
+        .values({ sessionId, stopRequestedAt: sql`now()` })
+        .onConflictDoUpdate({ target: fleetSessions.sessionId, set: { stopRequestedAt: sql`now()` } });
+    },
+    async clearStop(sessionId) {
+      await db.update(fleetSessions).set({ stopRequestedAt: null }).where(eq(fleetSessions.sessionId, sessionId));
+    },
+    async stopsRequested(sessionIds) {
+      if (sessionIds.length === 0) return new Set();
+      const rows = await db
+        .select({ id: fleetSessions.sessionId })
+        .from(fleetSessions)
+        .where(and(inArray(fleetSessions.sessionId, sessionIds), isNotNull(fleetSessions.stopRequestedAt)));
+      return new Set(rows.map((r) => r.id));
+    },
+  };
+}
+
+/** A parameterised statement for a queue client that runs on the caller's transaction (pg-boss `db`). */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Creates a fleet session in one transaction on its own connection to `url`: the session row, its
+ * fleet row and, through `enqueue` (given this transaction as an executor), its job. If any part
+ * fails, none of it is kept.
+ */
+export async function submitSession(
+  url: string,
+  session: NewSession,
+  repoUrl: string,
+  enqueue: (tx: SqlExecutor) => Promise<string | null>,
+): Promise<{ session: SessionRecord; jobId: string }> {
+  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  drizzlePostgres({ client }); // the same parsers as the pool's (postgres-client.ts)
+  try {
+    return await client.begin(async (tx) => {
+      const db = drizzleProxy(
+        async (text, params, method) => {
+          const query = tx.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+          return { rows: (method === "all" ? await query.values() : await query) as unknown[] };
+        },
+        { schema, casing: "snake_case" },
+      ) as unknown as Db;
+      const created = await sessionStore(db).create(session);
+      const jobId = await enqueue({
+        executeSql: async (text, values = []) => ({ rows: [...(await tx.unsafe(text, values as postgres.ParameterOrJSON<never>[]))] }),
+      });
+      if (!jobId) throw new Error(`session ${session.id} is already queued`);
+      await db.insert(fleetSessions).values({ sessionId: session.id, repoUrl, jobId });
+      return { session: created, jobId };
+    });
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/**
+ * One of `limit` slots of a repository across all workers (fleet.maxPerRepo), or null when all are
+ * taken: a session-level advisory lock (keyed by the repository URL and the slot number) on a
+ * connection of its own, so a worker that dies gives its slot back with its connection. pg-boss's
+ * group concurrency keeps most jobs of a full repository in the queue, but two fetches at the same
+ * moment can both pass it; the slot is what holds.
+ */
+export async function takeRepoSlot(
+  url: string,
+  repoUrl: string,
+  limit: number,
+): Promise<{ slot: number; release(): Promise<void> } | null> {
+  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10, idle_timeout: 0 });
+  try {
+    for (let slot = 0; slot < limit; slot++) {
+      const [row] = await client<
+        Array<{ got: boolean }>
+      >`select pg_try_advisory_lock(hashtext(${`hatloop-repo:${repoUrl}`}), ${slot}) as got`;
+      if (row?.got) return { slot, release: () => client.end({ timeout: 5 }) };
+    }
+  } catch (error) {
+    await client.end({ timeout: 5 });
+    throw error;
+  }
+  await client.end({ timeout: 5 });
+  return null;
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+}
+
+function toRow(row: typeof fleetSessions.$inferSelect): FleetRow {
+  return { sessionId: row.sessionId, repoUrl: row.repoUrl, jobId: row.jobId, worker: row.worker, stopRequestedAt: row.stopRequestedAt };
+}

@@ -1,0 +1,86 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+// Each package's tsconfig.lint.json covers its tests as well as its sources (the build's tsconfig.json
+// excludes tests, so the project service would not find them); type-aware rules use those programs.
+const lintProjects = ["apps/*/tsconfig.lint.json", "packages/*/tsconfig.lint.json", "db/tsconfig.lint.json", "bench/tsconfig.lint.json"];
+
+// The house rule: core and context talk to the outside through ports, so no UI, database driver, SDK or file system.
+const outsideWorld = ["ink", "ink-testing-library", "react", "drizzle-orm", "postgres", "@electric-sql/pglite", "@anthropic-ai/sdk"];
+const boundary = {
+  paths: ["node:fs", "node:fs/promises", "fs", "fs/promises", ...outsideWorld].map((name) => ({
+    name,
+    message: "packages/core and packages/context import no UI, database driver, SDK or file system; go through a port.",
+  })),
+  patterns: [
+    { group: outsideWorld.map((name) => `${name}/*`), message: "packages/core and packages/context import no UI, database driver or SDK." },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/coverage/**", "apps/cli/demo/sample-repo/**", "bench/results/**"] },
+  { linterOptions: { reportUnusedDisableDirectives: "error" } },
+  js.configs.recommended,
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    extends: [...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { project: lintProjects, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-unnecessary-condition": "error",
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      // `as` only (never <T>x); an object literal may be asserted, as a discriminated event built from its (type, data) pair is.
+      "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "as", objectLiteralTypeAssertions: "allow" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      // Off: ports and callbacks are Promise-returning; an async body without await is how they return
+      // (and reject) a promise rather than throw synchronously.
+      "@typescript-eslint/require-await": "off",
+    },
+  },
+  {
+    files: ["**/*.test.ts", "**/*.test.tsx", "**/test/**/*.ts", "**/test-support/**/*.ts"],
+    rules: {
+      // Off in tests: vitest's asymmetric matchers (expect.any, expect.objectContaining) and JSON.parse of
+      // a command's output are typed any, and the assertion that follows is what checks the shape.
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      // Off in tests: hooks guard against a setup that failed (`await store?.close()` on a variable the
+      // type says is always set) so that the setup's error is the one reported.
+      "@typescript-eslint/no-unnecessary-condition": "off",
+      // Off in tests: they stringify a tool result's content (a string or blocks) to search it, and assert
+      // the row shape drizzle's execute() returns, which differs per driver.
+      "@typescript-eslint/no-base-to-string": "off",
+      "@typescript-eslint/no-unnecessary-type-assertion": "off",
+    },
+  },
+  {
+    files: ["packages/core/**/*.{ts,tsx}", "packages/context/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts", "**/test-support/**", "**/vitest.config.ts"],
+    rules: { "no-restricted-imports": ["error", boundary] },
+  },
+  {
+    // Config files outside every tsconfig: linted without type information.
+    files: ["**/vitest.config.ts", "vitest.shared.ts", "db/drizzle.config.ts", "**/*.js", "**/*.mjs"],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        fetch: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+      },
+    },
+  },
+);

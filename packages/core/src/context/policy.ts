@@ -1,0 +1,89 @@
+import { cheapestTrigger } from "@hatloop/context";
+import type { HatloopConfig } from "../config.js";
+
+// When to compact, from what the context costs rather than at a fixed 90%. Each call re-reads the
+// live context (cached) and writes what was appended; a compaction makes the next call rewrite what
+// it kept, and a summary call costs extra. context/window/compaction-economics.ts turns that into
+// the context size at which compacting back to the kept size costs least per call; this module
+// feeds it what it observes (tokens appended per call, what a compaction really kept) and keeps
+// the guard's zones as upper bounds. `zones` turns the policy off: compaction at compactPct only.
+
+export type PolicyName = HatloopConfig["context"]["policy"];
+
+/** What each policy keeps after a compaction, as a share of the window: the cost/recall trade-off. */
+export const POLICY_RESIDUAL_PCT: Record<Exclude<PolicyName, "zones">, number> = { economy: 8, balanced: 12, roomy: 25 };
+
+/** Calls a compaction must be apart at least, whatever the cost model says (no thrashing). */
+const MIN_CALLS_APART = 3;
+/** Weight of the newest call in the growth average. */
+const GROWTH_WEIGHT = 0.3;
+
+export interface SummaryPricing {
+  /** A summary's input token in main-model input tokens (e.g. Haiku input / Sonnet input). */
+  inputRatio: number;
+  /** The summary prompts' size at most, in their own tokens (they bound what they quote). */
+  maxInputTokens: number;
+  /** What a summary's output costs, in main-model input tokens. */
+  outputTokens: number;
+}
+
+export class CompactionPolicy {
+  private growth: number | null = null;
+  private previous: number | null = null;
+  private kept: number | null = null;
+  private callsSince = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly name: PolicyName,
+    /** Null when compactions make no summary call (mechanical summaries). */
+    private readonly summary: SummaryPricing | null,
+  ) {}
+
+  /** After each measurement of the next request. */
+  observe(tokens: number): void {
+    if (this.previous !== null && tokens > this.previous) {
+      const added = tokens - this.previous;
+      this.growth = this.growth === null ? added : this.growth * (1 - GROWTH_WEIGHT) + added * GROWTH_WEIGHT;
+    }
+    this.previous = tokens;
+    this.callsSince++;
+  }
+
+  /** After a compaction, with what it kept. */
+  compacted(tokensAfter: number): void {
+    this.kept = tokensAfter;
+    this.previous = tokensAfter;
+    this.callsSince = 0;
+  }
+
+  /** What a compaction should keep, in tokens; null under `zones` (the guard's target applies). */
+  residual(window: number): number | null {
+    return this.name === "zones" ? null : Math.floor((window * POLICY_RESIDUAL_PCT[this.name]) / 100);
+  }
+
+  /** The size at which compacting now is cheapest; null while unknown or under `zones`. */
+  trigger(window: number): number | null {
+    const target = this.residual(window);
+    if (target === null || this.growth === null) return null;
+    // What compactions really keep (pruning keeps whole turns) counts, when it is more.
+    const residual = Math.max(target, this.kept ?? 0);
+    let trigger = cheapestTrigger({ growthPerCall: this.growth, residualTokens: residual });
+    if (this.summary) {
+      // The summary reads what is dropped (about trigger - residual, up to its prompts' bound): two rounds settle it.
+      const { inputRatio, maxInputTokens, outputTokens } = this.summary;
+      for (let i = 0; i < 2; i++)
+        trigger = cheapestTrigger({
+          growthPerCall: this.growth,
+          residualTokens: residual,
+          compactionCost: Math.min(trigger - residual, maxInputTokens) * inputRatio + outputTokens,
+        });
+    }
+    return trigger;
+  }
+
+  /** Whether the cost model says to compact at this size (the zones decide separately). */
+  wants(tokens: number, window: number): boolean {
+    const trigger = this.trigger(window);
+    return trigger !== null && this.callsSince >= MIN_CALLS_APART && tokens >= trigger;
+  }
+}

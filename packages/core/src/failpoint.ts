@@ -1,0 +1,25 @@
+// Crash points, for the tests that prove every step's writes are atomic with the state they imply:
+// with HATLOOP_FAILPOINT=<name>, the process kills itself with SIGKILL when it reaches that point,
+// exactly as kill -9 or a power cut would (no cleanup, no finally); with <name>:block=<ms> it blocks
+// its event loop that long instead, as a long GC pause or a stuck call would (no timer, no lease
+// renewal runs meanwhile). Off unless the variable names the point.
+
+export type Failpoint =
+  /** The closing message of a turn that changed hats is stored; the session row is not updated yet. */
+  | "after-hat-change-message"
+  /** task_complete passed its gates and the closing message is stored; completion is not recorded yet. */
+  | "after-completion-message";
+
+export function failpoint(name: Failpoint): void {
+  const [point, action = ""] = (process.env.HATLOOP_FAILPOINT ?? "").split(":");
+  if (point !== name) return;
+  const blockMs = /^block=(\d+)$/.exec(action)?.[1];
+  if (!blockMs) {
+    process.kill(process.pid, "SIGKILL");
+    return;
+  }
+  const until = Date.now() + Number(blockMs);
+  while (Date.now() < until) {
+    // busy: nothing else in this process runs
+  }
+}

@@ -1,0 +1,105 @@
+import { ModelError, type ContextOverflow, type ModelResponse } from "../ports/model.js";
+import { apply } from "./apply.js";
+import { emitChecklist } from "./checklist.js";
+import { archiveMessage } from "./live.js";
+import type { LoopContext } from "./loop-context.js";
+import { callModel, isAbort, type ModelCall } from "./model-call.js";
+import { failureFrom, type Ending } from "./outcomes.js";
+import { prepareRequest } from "./request.js";
+
+// The model's answer for one iteration, after doing what the API's answers ask for:
+// - "prompt is too long: N tokens > M maximum" (400) or request_too_large (413) is a measurement,
+//   not a fault: compact to fit and ask again, a bounded number of times;
+// - a tool call cut off by the output limit: ask again once with the model's maximum output.
+// Every attempt is paid for and counted; an answer asked again for is archived, never sent back,
+// and what it streamed (checklist marks) is dropped with it.
+
+/** Compactions after an overflow before the iteration gives up (a resume starts the count again). */
+const MAX_OVERFLOW_RETRIES = 3;
+
+/** What asking the model came to: an answer to keep, or the end of the run. */
+export type ModelTurn = { kind: "answered"; call: ModelCall } | { kind: "ended"; ending: Ending };
+
+export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
+  let maxTokens = ctx.config.maxOutputTokens;
+  let overflow: ContextOverflow | undefined;
+  for (let overflows = 0; ;) {
+    const request = await prepareRequest(ctx, maxTokens, overflow);
+    if (!request) return { kind: "ended", ending: { kind: "interrupted" } };
+    overflow = undefined;
+    let call: ModelCall;
+    try {
+      call = await callModel(ctx, request);
+    } catch (error) {
+      const measured = error instanceof ModelError && !isAbort(error) ? error.overflow : null;
+      if (measured && ctx.deps.context && overflows < MAX_OVERFLOW_RETRIES) {
+        overflows++;
+        overflow = await takeMeasurement(ctx, measured, overflows);
+        continue;
+      }
+      return { kind: "ended", ending: modelFailure(ctx, error, overflows) };
+    }
+    await recordAnswer(ctx, call.response);
+    const raised = raisedOutputLimit(ctx, call.response, maxTokens, request.model);
+    if (raised === null) return { kind: "answered", call };
+    await archiveMessage(ctx, call.response.message);
+    if (call.streamed.some((s) => s.write)) emitChecklist(ctx.emitter, ctx.state.checklist);
+    maxTokens = raised;
+  }
+}
+
+/** Usage and cost of every answer, kept or not, and what the API measured of the prompt. */
+async function recordAnswer(ctx: LoopContext, response: ModelResponse): Promise<void> {
+  const { state, emitter } = ctx;
+  apply(state, { type: "paid", usage: response.usage, costUsd: response.costUsd });
+  await ctx.deps.store.sessions.addUsage(state.session.id, response.usage, response.costUsd);
+  const content = typeof response.message.content === "string" ? [] : response.message.content;
+  const textChars = content.reduce((n, b) => n + (b.type === "text" ? b.text.length : 0), 0);
+  const toolCalls = content.filter((b) => b.type === "tool_use").length;
+  emitter.emit("model.response", {
+    stopReason: response.stopReason,
+    usage: response.usage,
+    costUsd: response.costUsd,
+    toolCalls,
+    textChars,
+  });
+}
+
+/** The model's maximum output when a tool call was cut below it; null to keep the answer as it is. */
+function raisedOutputLimit(ctx: LoopContext, response: ModelResponse, maxTokens: number, model: string): number | null {
+  const cut = response.stopReason === "max_tokens" ? (response.truncatedTools ?? []) : [];
+  if (cut.length === 0) return null;
+  const ceiling = ctx.deps.model.maxOutputTokens?.(model) ?? maxTokens;
+  const retryWith = ceiling > maxTokens ? ceiling : null;
+  ctx.emitter.emit("model.truncated", { tools: cut, maxTokens, retryWith });
+  if (retryWith === null) {
+    const note = `Your call to ${cut.join(", ")} was cut off at the output limit (${maxTokens} tokens, this model's maximum) and was not run. Do it in smaller pieces: a shorter file per write, or several edits instead of one.`;
+    apply(ctx.state, { type: "noted", notes: [note] });
+  }
+  return retryWith;
+}
+
+/** An overflow tells the real prompt size (and the model's real window): the guard works from it. */
+async function takeMeasurement(ctx: LoopContext, overflow: ContextOverflow, attempt: number): Promise<ContextOverflow> {
+  const { state } = ctx;
+  ctx.emitter.emit("context.overflow", { promptTokens: overflow.promptTokens, maxTokens: overflow.maxTokens, attempt });
+  // The configured window may be larger than what this model (or this account) allows.
+  const smaller = overflow.maxTokens !== null && overflow.maxTokens < state.session.contextWindow ? overflow.maxTokens : null;
+  if (smaller !== null) await ctx.deps.store.sessions.update(state.session.id, { contextWindow: smaller });
+  apply(state, { type: "overflowed", promptTokens: overflow.promptTokens, contextWindow: smaller });
+  return overflow;
+}
+
+/** A model call that failed for good: the iteration did not happen and is redone on resume. */
+function modelFailure(ctx: LoopContext, error: unknown, overflows: number): Ending {
+  apply(ctx.state, { type: "iteration-abandoned" }); // events keep the iteration the user saw start
+  if (isAbort(error)) return { kind: "interrupted" };
+  const base = (error as Error).message;
+  const message = overflows > 0 ? `${base} (still too large after ${overflows} compactions)` : base;
+  ctx.emitter.emit("error", { message, fatal: true });
+  return {
+    kind: "failed",
+    reason: `model: ${message}`,
+    failure: failureFrom(ctx, new ModelError(message, (error as ModelError).status ?? null), "model call"),
+  };
+}

@@ -1,0 +1,57 @@
+import { CHECKLIST_STATUSES } from "@hatloop/context";
+import { z } from "zod";
+
+// Shapes that the events, the store port, the tool port and the database share, defined once: a zod
+// schema where an event carries the shape (so stored events can be checked), its type inferred.
+// db/src/schema.ts builds its enums from the same lists.
+
+export const SESSION_STATUSES = ["pending", "running", "paused", "completed", "failed", "stopped"] as const;
+export const sessionStatusSchema = z.enum(SESSION_STATUSES);
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+/** What a session.status event reports: a session that has started is never pending again. */
+export const liveStatusSchema = sessionStatusSchema.exclude(["pending"]);
+/** How a run ends (session.end). */
+export const endStatusSchema = sessionStatusSchema.exclude(["pending", "running"]);
+
+export { CHECKLIST_STATUSES };
+export const checklistStatusSchema = z.enum(CHECKLIST_STATUSES);
+export type ChecklistStatus = z.infer<typeof checklistStatusSchema>;
+
+export const CHECKPOINT_REASONS = [
+  "start",
+  "interval",
+  "warn-threshold",
+  "compaction",
+  "hat-change",
+  "budget",
+  "failure",
+  "pause",
+  "completion",
+] as const;
+export type CheckpointReason = (typeof CHECKPOINT_REASONS)[number];
+
+export const usageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const GATE_NAMES = ["test", "lint", "build"] as const;
+
+/** One quality gate's result as events carry it; a GateCheck adds the command's output. */
+export const gateCheckSummarySchema = z.object({
+  name: z.enum(GATE_NAMES),
+  command: z.string(),
+  exitCode: z.number().nullable(),
+  passed: z.boolean(),
+  /** Passed, or failed in the same way before the session started (pre-existing failure). */
+  acceptable: z.boolean(),
+  timedOut: z.boolean(),
+  durationMs: z.number(),
+  /** Failure lines that were not in the baseline. */
+  newFailures: z.array(z.string()),
+});
+export type GateCheckSummary = z.infer<typeof gateCheckSummarySchema>;
+export type GateCheck = GateCheckSummary & { output: string };

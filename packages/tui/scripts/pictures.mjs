@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Pictures of the run view for docs/tui.md, rendered from real terminal captures: the demo runs in a
+// tmux pane of each size, is paused once the critic has worked, and the pane is captured with its
+// colours (capture-pane -e), turned into HTML here and screenshotted by headless Chromium.
+//   node packages/tui/scripts/pictures.mjs [out-dir]   (needs tmux, chromium, a built apps/cli)
+/* eslint-disable no-control-regex -- reading the terminal's escape sequences (ESC [ ... m) is the point */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = new URL("../../../", import.meta.url).pathname;
+const out = resolve(process.argv[2] ?? join(root, "docs/images"));
+const bin = join(root, "apps/cli/dist/bin.js");
+const SIZES = [
+  [80, 24],
+  [120, 40],
+  [200, 60],
+];
+const socket = `hatloop-pictures-${process.pid}`;
+const tmux = (...args) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+
+const PALETTE = ["#1e1e1e", "#e05561", "#8cc265", "#d18f52", "#4aa5f0", "#c162de", "#42b3c2", "#d7dae0"];
+const BRIGHT = ["#5c6370", "#ff616e", "#a5e075", "#f0a45d", "#4dc4ff", "#de73ff", "#4cd1e0", "#ffffff"];
+const FG = "#d7dae0";
+const BG = "#1e1e1e";
+
+function color256(n) {
+  if (n < 8) return PALETTE[n];
+  if (n < 16) return BRIGHT[n - 8];
+  if (n < 232) {
+    const v = [0, 95, 135, 175, 215, 255];
+    const i = n - 16;
+    return `rgb(${v[Math.floor(i / 36)]},${v[Math.floor(i / 6) % 6]},${v[i % 6]})`;
+  }
+  const g = 8 + (n - 232) * 10;
+  return `rgb(${g},${g},${g})`;
+}
+
+/** The captured screen (SGR sequences only) as HTML spans. */
+export function toHtml(screen) {
+  let style = { fg: null, bg: null, bold: false, dim: false, italic: false, underline: false, inverse: false };
+  const reset = () => ({ fg: null, bg: null, bold: false, dim: false, italic: false, underline: false, inverse: false });
+  const esc = (t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const span = (text) => {
+    if (!text) return "";
+    const fg = style.inverse ? (style.bg ?? BG) : (style.fg ?? FG);
+    const bg = style.inverse ? (style.fg ?? FG) : style.bg;
+    const css = [
+      `color:${fg}`,
+      bg ? `background:${bg}` : "",
+      style.bold ? "font-weight:bold" : "",
+      style.dim ? "opacity:.6" : "",
+      style.italic ? "font-style:italic" : "",
+      style.underline ? "text-decoration:underline" : "",
+    ]
+      .filter(Boolean)
+      .join(";");
+    return `<span style="${css}">${esc(text)}</span>`;
+  };
+  let html = "";
+  const parts = screen.split(/(\x1b\[[0-9;]*m)/);
+  for (const part of parts) {
+    const m = /^\x1b\[([0-9;]*)m$/.exec(part);
+    if (!m) {
+      html += span(part.replace(/\x1b[^a-zA-Z]*[a-zA-Z]/g, ""));
+      continue;
+    }
+    const codes = (m[1] || "0").split(";").map(Number);
+    for (let i = 0; i < codes.length; i++) {
+      const c = codes[i];
+      if (c === 0) style = reset();
+      else if (c === 1) style.bold = true;
+      else if (c === 2) style.dim = true;
+      else if (c === 3) style.italic = true;
+      else if (c === 4) style.underline = true;
+      else if (c === 7) style.inverse = true;
+      else if (c === 22) style.bold = style.dim = false;
+      else if (c === 23) style.italic = false;
+      else if (c === 24) style.underline = false;
+      else if (c === 27) style.inverse = false;
+      else if (c >= 30 && c <= 37) style.fg = PALETTE[c - 30];
+      else if (c >= 90 && c <= 97) style.fg = BRIGHT[c - 90];
+      else if (c === 39) style.fg = null;
+      else if (c >= 40 && c <= 47) style.bg = PALETTE[c - 40];
+      else if (c >= 100 && c <= 107) style.bg = BRIGHT[c - 100];
+      else if (c === 49) style.bg = null;
+      else if ((c === 38 || c === 48) && codes[i + 1] === 5) {
+        style[c === 38 ? "fg" : "bg"] = color256(codes[i + 2]);
+        i += 2;
+      } else if ((c === 38 || c === 48) && codes[i + 1] === 2) {
+        style[c === 38 ? "fg" : "bg"] = `rgb(${codes[i + 2]},${codes[i + 3]},${codes[i + 4]})`;
+        i += 4;
+      }
+    }
+  }
+  return html;
+}
+
+function page(body, columns, rows) {
+  return `<!doctype html><meta charset="utf-8"><style>
+html,body{margin:0;background:${BG}}
+pre{margin:0;padding:10px 12px;font:14px/18px "DejaVu Sans Mono","Liberation Mono",monospace;color:${FG};white-space:pre;width:${columns}ch;height:${rows * 18}px;overflow:hidden}
+</style><pre>${body}</pre>`;
+}
+
+async function waitFor(target, pattern, limitMs = 5 * 60_000) {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const screen = tmux("capture-pane", "-p", "-t", target);
+    if (pattern.test(screen)) return screen;
+    if (Date.now() > deadline) throw new Error(`${target} never showed ${pattern}:\n${screen}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+mkdirSync(out, { recursive: true });
+const home = mkdtempSync(join(tmpdir(), "hatloop-pictures-"));
+try {
+  for (const [columns, rows] of SIZES) {
+    const name = `s${columns}`;
+    const env = `env -u CI -u FORCE_COLOR -u NO_COLOR HATLOOP_HOME=${home}/${name} HATLOOP_CONFIG=${home}/none.json TERM=xterm-256color COLORTERM=truecolor`;
+    tmux("new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows), `${env} ${process.execPath} ${bin} demo; sleep 600`);
+    // Paused just after the critic starts: hats, checklist, scratchpad, tools and a gauge in view.
+    await waitFor(name, /critic@\d+/);
+    tmux("send-keys", "-t", name, "p");
+    await waitFor(name, /paused \(paused by the user\)/);
+    await new Promise((r) => setTimeout(r, 1500)); // the clock's next tick, so the frame is settled
+    const screen = tmux("capture-pane", "-e", "-p", "-t", name);
+    const html = join(home, `${name}.html`);
+    writeFileSync(html, page(toHtml(screen), columns, rows));
+    const file = join(out, `run-view-${columns}x${rows}.png`);
+    const width = Math.ceil(columns * 8.43 + 24);
+    execFileSync(
+      "chromium",
+      [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        `--window-size=${width},${rows * 18 + 20}`,
+        `--screenshot=${file}`,
+        `file://${html}`,
+      ],
+      { stdio: "ignore" },
+    );
+    console.log(file);
+    tmux("send-keys", "-t", name, "q");
+    tmux("send-keys", "-t", name, "y");
+  }
+} finally {
+  try {
+    tmux("kill-server");
+  } catch {
+    // gone
+  }
+}

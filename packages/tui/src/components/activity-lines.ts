@@ -1,0 +1,98 @@
+import { withoutSignals } from "../state/signals.js";
+import type { Tone, TuiState } from "../state/types.js";
+
+// The activity as lines, walked from the newest up: only what a render needs is built, so the cost
+// of a frame does not depend on how long the session has run. A line's key (entry id and part) is
+// stable, which lets a scrolled view stay on the line it shows while new lines arrive below.
+
+export interface ActivityLine {
+  key: string;
+  text: string;
+  tone: Tone;
+  /** The activity entry the line belongs to (null for streamed text not yet settled). */
+  entry: number | null;
+}
+
+/**
+ * Lines of the response being streamed that are shown while it streams: its last six (the whole answer
+ * is an entry once it ends). Showing all of it costs Ink's output about twice the render time.
+ */
+const STREAM_TAIL = 6;
+
+/** Calls `visit` for each line from the newest up until it returns false. */
+export function streamingLines(state: TuiState): string[] {
+  return state.streaming && state.streaming.text.trim() ? withoutSignals(state.streaming.text).split("\n").slice(-STREAM_TAIL) : [];
+}
+
+function walkLines(state: TuiState, visit: (line: ActivityLine) => boolean): void {
+  {
+    const live = streamingLines(state);
+    for (let i = live.length - 1; i >= 0; i--) if (!visit({ key: `s${i}`, text: `  ${live[i]}`, tone: "text", entry: null })) return;
+  }
+  for (let e = state.activity.length - 1; e >= 0; e--) {
+    const entry = state.activity[e]!;
+    const parts = entry.text.split("\n");
+    for (let p = parts.length - 1; p >= 0; p--) {
+      if (!visit({ key: `${entry.id}:${p}`, text: entry.tone === "text" ? `  ${parts[p]}` : parts[p]!, tone: entry.tone, entry: entry.id }))
+        return;
+    }
+  }
+}
+
+/** `rows` lines ending `offset` lines up from the newest, top to bottom. */
+export function visibleLines(state: TuiState, rows: number, offset: number): ActivityLine[] {
+  const lines: ActivityLine[] = [];
+  const need = rows + Math.max(0, offset);
+  walkLines(state, (line) => lines.push(line) < need);
+  return lines.slice(offset, offset + rows).reverse();
+}
+
+function lineCount(state: TuiState): number {
+  let n = 0;
+  walkLines(state, () => (n++, true));
+  return n;
+}
+
+/** How many lines up from the newest the line with `key` is; -1 when it is gone. */
+function indexOfKey(state: TuiState, key: string): number {
+  let n = 0;
+  let found = -1;
+  walkLines(state, (line) => {
+    if (line.key === key) found = n;
+    n++;
+    return found === -1;
+  });
+  return found;
+}
+
+function keyAt(state: TuiState, index: number): string | null {
+  let n = 0;
+  let key: string | null = null;
+  walkLines(state, (line) => {
+    if (n++ === index) key = line.key;
+    return key === null;
+  });
+  return key;
+}
+
+/** Where the activity view is: `offset` lines up from the newest, held on the line `anchor`. */
+export interface ActivityScroll {
+  offset: number;
+  anchor: string | null;
+}
+
+export const FOLLOW: ActivityScroll = { offset: 0, anchor: null };
+
+/** The offset to draw now: the anchored line where it moved to, never past the oldest line. */
+export function resolveOffset(state: TuiState, scroll: ActivityScroll, rows: number): number {
+  if (scroll.offset <= 0) return 0;
+  const at = scroll.anchor === null ? -1 : indexOfKey(state, scroll.anchor);
+  const offset = at >= 0 ? at : scroll.offset;
+  return Math.max(0, Math.min(offset, lineCount(state) - rows));
+}
+
+/** A new scroll position, `offset` lines up (clamped to the oldest line), anchored on its line. */
+export function scrollTo(state: TuiState, offset: number, rows: number): ActivityScroll {
+  const clamped = Math.max(0, Math.min(offset, lineCount(state) - rows));
+  return clamped === 0 ? FOLLOW : { offset: clamped, anchor: keyAt(state, clamped) };
+}
