@@ -11,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { CHECKLIST_STATUSES, CHECKPOINT_REASONS, SESSION_STATUSES } from "@hatloop/core";
+import { CHECKLIST_STATUSES, CHECKPOINT_REASONS, SESSION_STATUSES, type Question } from "@hatloop/core";
 import { storedJson as jsonb, storedText as text } from "./stored-columns.js";
 
 // The whole data model. Column names are snake_case in SQL (drizzle `casing`), camelCase in code.
@@ -60,6 +60,8 @@ export const sessions = pgTable(
     contextTokens: integer().notNull().default(0),
     contextWindow: integer().notNull().default(200_000),
     scratchpad: text().notNull().default(""),
+    /** The agent's open question (ask_user) and its answer, until delivered to the loop. */
+    question: jsonb().$type<Question>(),
     config: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     gateBaseline: jsonb().$type<unknown>(),
     pid: integer(),

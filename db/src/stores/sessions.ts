@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, isNull, like, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, like, lt, or, sql } from "drizzle-orm";
 import { LeaseLostError, type NewSession, type SessionPatch, type SessionRecord, type SessionStore, type Usage } from "@hatloop/core";
 import type { Db } from "../db.js";
 import type { Fence } from "../fence.js";
+import { escapeJson } from "../stored-value.js";
 import { sessions } from "../schema.js";
 
 type Row = typeof sessions.$inferSelect;
@@ -40,6 +41,7 @@ function toRecord(row: Row): SessionRecord {
     contextTokens: row.contextTokens,
     contextWindow: row.contextWindow,
     scratchpad: row.scratchpad,
+    question: row.question ?? null,
     config: row.config,
     gateBaseline: row.gateBaseline ?? null,
     pid: row.pid,
@@ -159,6 +161,19 @@ export function sessionStore(db: Db, fence?: Fence): SessionStore {
         .update(sessions)
         .set({ leaseExpiresAt: null, leaseHolder: null })
         .where(and(eq(sessions.id, id), eq(sessions.leaseEpoch, epoch)));
+    },
+    async answer(id, answer, answeredBy) {
+      const given = { answer, answeredAt: new Date().toISOString(), answeredBy };
+      // Only an open question takes an answer, checked in the statement itself: a second answer finds it given.
+      const [row] = await db
+        .update(sessions)
+        .set({ question: sql`${sessions.question} || ${JSON.stringify(escapeJson(given))}::jsonb`, updatedAt: sql`now()` })
+        .where(and(eq(sessions.id, id), isNotNull(sessions.question), sql`${sessions.question}->>'answer' is null`))
+        .returning({ id: sessions.id });
+      if (row) return "answered";
+      const current = await this.get(id);
+      if (!current) return "no-session";
+      return current.question ? "already-answered" : "no-question";
     },
   };
 }

@@ -89,7 +89,7 @@ const bodies = {
   "gate.result": z.object({ passed: z.boolean(), checks: z.array(gateCheckSummarySchema) }),
   "completion.refused": z.object({ reason: z.string() }),
   "health.warning": z.object({ kind: z.string(), level: z.enum(["warn", "hint", "stop"]), message: z.string() }),
-  "budget.exceeded": z.object({ budget: z.enum(["iterations", "tokens", "cost", "runtime"]), limit: z.number(), value: z.number() }),
+  "budget.exceeded": z.object({ budget: z.enum(["iterations", "tokens", "cost", "runtime", "wait"]), limit: z.number(), value: z.number() }),
   "usage.total": z.object({ usage, costUsd: z.number(), contextTokens: z.number(), contextWindow: z.number() }),
   "checkpoint.saved": z.object({ seq: z.number(), reason: z.string(), commit: z.string().nullable(), contextTokens: z.number() }),
   steer: z.object({ text: z.string() }),
@@ -103,6 +103,20 @@ const bodies = {
   error: z.object({ message: z.string(), fatal: z.boolean() }),
   /** Another runner took the session's lease: this one stopped without writing anything more. */
   "session.lease-lost": z.object({ message: z.string() }),
+  /** A lifecycle hook (config `hooks`) failed after its retries; reported, never fatal. `target` names it without secrets. */
+  "hook.failed": z.object({ hook: z.string(), target: z.string(), attempts: z.number(), error: z.string() }),
+  /** `--pr` after a completion: the pull request opened, or why not (then compareUrl, when known, opens one by hand). */
+  "pr.result": z.object({
+    opened: z.boolean(),
+    url: z.string().nullable(),
+    compareUrl: z.string().nullable(),
+    branch: z.string(),
+    base: z.string().nullable(),
+    remote: z.string(),
+    pushed: z.boolean(),
+    draft: z.boolean(),
+    reason: z.string().nullable(),
+  }),
   /** The database became unreachable (the run waits for it) or reachable again. */
   "database.outage": z.object({ state: z.enum(["unreachable", "reachable"]), location: z.string(), message: z.string() }),
 } as const;

@@ -5,7 +5,8 @@ import { z } from "zod";
 // schema where an event carries the shape (so stored events can be checked), its type inferred.
 // db/src/schema.ts builds its enums from the same lists.
 
-export const SESSION_STATUSES = ["pending", "running", "paused", "completed", "failed", "stopped"] as const;
+/** waiting: the agent asked the user a question (ask_user) and the run waits for `hatloop answer`. */
+export const SESSION_STATUSES = ["pending", "running", "waiting", "paused", "completed", "failed", "stopped"] as const;
 export const sessionStatusSchema = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 /** What a session.status event reports: a session that has started is never pending again. */
@@ -27,8 +28,21 @@ export const CHECKPOINT_REASONS = [
   "failure",
   "pause",
   "completion",
+  "question",
 ] as const;
 export type CheckpointReason = (typeof CHECKPOINT_REASONS)[number];
+
+/** The agent's open question (ask_user) and, once given, the person's answer. */
+export const questionSchema = z.object({
+  text: z.string(),
+  askedAt: z.string(),
+  iteration: z.number(),
+  answer: z.string().nullable(),
+  answeredAt: z.string().nullable(),
+  /** Who answered, e.g. "tui" or "cli@host". */
+  answeredBy: z.string().nullable(),
+});
+export type Question = z.infer<typeof questionSchema>;
 
 export const usageSchema = z.object({
   inputTokens: z.number(),

@@ -70,6 +70,7 @@ export function memoryStore(): Store & {
           runtimeMs: 0,
           contextTokens: 0,
           scratchpad: "",
+          question: null,
           createdAt: at,
           updatedAt: at,
           finishedAt: null,
@@ -143,6 +144,15 @@ export function memoryStore(): Store & {
       async releaseLease(id, epoch) {
         const s = sessions.get(id);
         if (s?.lease.epoch === epoch) s.lease = { epoch, holder: null, expiresAt: null };
+      },
+      async answer(id, answer, answeredBy) {
+        const s = sessions.get(id);
+        if (!s) return "no-session";
+        if (!s.question) return "no-question";
+        if (s.question.answer !== null) return "already-answered";
+        s.question = { ...s.question, answer, answeredAt: now().toISOString(), answeredBy };
+        s.updatedAt = now();
+        return "answered";
       },
     },
     messages: {

@@ -1,12 +1,12 @@
 import type { Message } from "@hatloop/context";
-import type { ChecklistStatus, CheckpointReason, SessionStatus, Usage } from "../shapes.js";
+import type { ChecklistStatus, CheckpointReason, Question, SessionStatus, Usage } from "../shapes.js";
 
 // The store port: everything the loop, the CLI and the UI need from persistence. `db/` implements it
 // over drizzle; tests may implement it in memory. No method needs a transaction: every write is one
 // statement, so the embedded database can be shared between processes through a query proxy. A
 // runner's writes are fenced by its session lease (see fenced()), checked inside the same statement.
 
-export type { ChecklistStatus, CheckpointReason, SessionStatus, Usage } from "../shapes.js";
+export type { ChecklistStatus, CheckpointReason, Question, SessionStatus, Usage } from "../shapes.js";
 
 export interface Budgets {
   maxIterations: number | null;
@@ -38,6 +38,8 @@ export interface SessionRecord {
   contextTokens: number;
   contextWindow: number;
   scratchpad: string;
+  /** The agent's question (ask_user) until its answer is delivered to the loop; null otherwise. */
+  question: Question | null;
   config: Record<string, unknown>;
   gateBaseline: unknown;
   pid: number | null;
@@ -99,7 +101,14 @@ export interface SessionStore {
   renewLease(id: string, epoch: number, ttlMs: number): Promise<boolean>;
   /** Gives the lease up (at the end of a run), if still held at `epoch`. */
   releaseLease(id: string, epoch: number): Promise<void>;
+  /**
+   * Answers the session's open question, from any process (not fenced: the person answering is not
+   * a runner). One statement: of two answers given at once, the first wins.
+   */
+  answer(id: string, answer: string, answeredBy: string): Promise<AnswerResult>;
 }
+
+export type AnswerResult = "answered" | "no-session" | "no-question" | "already-answered";
 
 /**
  * conversation: said by the model or the user; injected: written by hatloop (summaries, notes);
