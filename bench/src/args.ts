@@ -6,7 +6,7 @@ import { contextConfigSchema, defaultConfig } from "@hatloop/core";
 export class UsageError extends Error {}
 
 export interface BenchArgs {
-  commands: Array<"context" | "runtime" | "tui" | "redaction" | "fleet">;
+  commands: Array<"context" | "runtime" | "tui" | "redaction" | "fleet" | "startup">;
   json: boolean;
   transcripts: string[];
   /** Replay the real-session corpus (bench/corpus/, fetched by fetch-corpus.mjs). */
@@ -22,7 +22,7 @@ export interface BenchArgs {
   help: boolean;
 }
 
-export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet] [options]
+export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|startup] [options]
 
   context               replay sessions through every context strategy
   runtime               loop overhead, checkpoint/resume latency, watcher latency, memory
@@ -30,6 +30,8 @@ export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet] [o
   redaction             secret redaction on 100 KB and 10 MB single lines
   fleet                 the fleet (submit, workers on Postgres): throughput and takeover after SIGKILL
                         for 1, 2 and 4 workers; needs --pg (or $HATLOOP_TEST_DATABASE_URL) and pnpm build
+  startup               whole hatloop processes: --help, ls/show/logs/handoff, demo, event to watch; wall
+                        time, CPU, peak RSS next to node -e 0; needs pnpm build (Postgres row with --pg)
   (none)                context, runtime, tui and redaction
 
   --transcript FILE     also replay this transcript (JSONL, one message per line); repeatable
@@ -72,6 +74,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case "tui":
       case "redaction":
       case "fleet":
+      case "startup":
         if (args.commands.includes(arg)) throw new UsageError(`${arg} given twice`);
         args.commands.push(arg);
         break;
@@ -118,7 +121,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         break;
       default:
         throw new UsageError(
-          arg.startsWith("-") ? `unknown option ${arg}` : `unknown command "${arg}" (expected context, runtime, tui, redaction or fleet)`,
+          arg.startsWith("-")
+            ? `unknown option ${arg}`
+            : `unknown command "${arg}" (expected context, runtime, tui, redaction, fleet or startup)`,
         );
     }
   }

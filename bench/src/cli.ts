@@ -6,9 +6,11 @@ import { TranscriptError } from "./context/transcript.js";
 import { writeResults } from "./results.js";
 import { redactionCommand } from "./redaction/command.js";
 import { runtimeCommand } from "./runtime/command.js";
+import { startupCommand } from "./startup/command.js";
+import { gnuTimeAvailable, GNU_TIME } from "./startup/timed-process.js";
 import { tuiCommand } from "./tui/command.js";
 
-// `pnpm bench [context|runtime|tui|redaction|fleet] [options]` (main.ts runs it): runs the benches, writes bench/results/*-latest.{json,md}
+// `pnpm bench [context|runtime|tui|redaction|fleet|startup] [options]` (main.ts runs it): runs the benches, writes bench/results/*-latest.{json,md}
 // and prints the Markdown tables (or the JSON with --json). Bad arguments and unreadable
 // transcripts: one line on stderr, exit code 2.
 
@@ -30,6 +32,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.commands.includes("fleet") && !binaryBuilt())
     return usageError(`fleet runs the built hatloop binary, and ${HATLOOP_BIN} is missing: run pnpm build first`);
+  if (args.commands.includes("startup") && !binaryBuilt())
+    return usageError(`startup runs the built hatloop binary, and ${HATLOOP_BIN} is missing: run pnpm build first`);
+  if (args.commands.includes("startup") && !gnuTimeAvailable())
+    return usageError(`startup measures processes with GNU time, and ${GNU_TIME} is missing (apt-get install time)`);
   const outputs: Array<{ name: string; json: unknown; markdown: string }> = [];
   if (args.commands.includes("context")) {
     let inputs;
@@ -62,6 +68,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     const started = Date.now();
     outputs.push({ name: "fleet", ...(await fleetCommand(args.pg!, args.quick, log)) });
     log(`fleet: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (args.commands.includes("startup")) {
+    const started = Date.now();
+    outputs.push({ name: "startup", ...(await startupCommand(args.quick, args.pg, log)) });
+    log(`startup: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const out of outputs) {
     const files = writeResults(args.outDir, out.name, out.json, out.markdown);
