@@ -79,6 +79,13 @@ export const configSchema = z
   .object({
     model: z.string().min(1).default("claude-sonnet-5-5").describe("Model for the loop (`scripted:FILE` replays a scenario offline)."),
     summaryModel: z.string().min(1).default("claude-haiku-4-5").describe("Cheaper model for structured summaries."),
+    /** Where Claude is called; the clouds take credentials from their usual environment (docs/providers.md). */
+    provider: z
+      .enum(["anthropic", "bedrock", "vertex"])
+      .default("anthropic")
+      .describe(
+        "Where the model runs: `anthropic` (the Anthropic API), `bedrock` (Amazon Bedrock) or `vertex` (Google Vertex AI); see [providers.md](providers.md).",
+      ),
     databaseUrl: z
       .string()
       .min(1)
@@ -192,6 +199,8 @@ export const configSchema = z
 
 export type HatloopConfig = z.output<typeof configSchema>;
 export type HatloopConfigInput = z.input<typeof configSchema>;
+/** Where Claude is called: the Anthropic API, Amazon Bedrock or Google Vertex AI. */
+export type Provider = HatloopConfig["provider"];
 
 export function defaultConfig(): HatloopConfig {
   return configSchema.parse({});

@@ -21,8 +21,19 @@ describe("pricing", () => {
     ["claude-haiku-4-5", "claude-haiku-4-5", 1, 5],
     ["claude-3-5-haiku-latest", "claude-3-5-haiku", 0.8, 4],
     ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet-4-5", 3, 15],
+    ["global.anthropic.claude-haiku-4-5-20251001-v1:0", "claude-haiku-4-5", 1, 5],
+    ["claude-opus-4-5@20251101", "claude-opus-4-5", 5, 25],
   ])("prices %s as %s", (model, family, input, output) => {
     expect(priceOf(model)).toMatchObject({ family, inputPerMTok: input, outputPerMTok: output, known: true });
+  });
+
+  it("adds 10% on a cloud's regional endpoint for the 4.5 generation on, and not for older models", () => {
+    const regional = priceOf("claude-sonnet-4-5", { regional: true });
+    expect(regional.inputPerMTok).toBeCloseTo(3.3, 10);
+    expect(regional.outputPerMTok).toBeCloseTo(16.5, 10);
+    expect(regional.cacheReadPerMTok).toBeCloseTo(0.33, 10);
+    expect(costOf("claude-haiku-4-5", million, { regional: true })).toBeCloseTo(6.6, 10);
+    expect(priceOf("claude-sonnet-4", { regional: true })).toMatchObject({ inputPerMTok: 3, outputPerMTok: 15 });
   });
 
   it("prices cache writes at 1.25x and cache reads at 0.1x the input price", () => {

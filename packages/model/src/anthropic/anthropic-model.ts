@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent } from "@hatloop/core";
-import { costOf, maxOutputTokensOf } from "../pricing.js";
+import { costOf, maxOutputTokensOf, type PriceOptions } from "../pricing.js";
 import { abortedError, DEFAULT_RETRY_OPTIONS, type RetryOptions, withRetries } from "../retry/with-retries.js";
 import { ApiFailure } from "../retry/api-failure.js";
 import { toApiFailure } from "./classify-error.js";
@@ -21,24 +21,38 @@ export interface AnthropicModelOptions {
   streamIdleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   retry?: Partial<RetryOptions>;
+  /** A cloud provider's client (AnthropicBedrock, AnthropicVertex): apiKey, baseURL, timeoutMs and defaultHeaders then go to it. */
+  client?: MessagesClient;
+  /** How the endpoint is priced (a cloud's regional endpoint costs more). */
+  pricing?: PriceOptions;
+}
+
+/** What the model needs of a client: Anthropic's, or a provider SDK's subclass of the same base (Bedrock has no token counting). */
+export interface MessagesClient {
+  baseURL: string;
+  messages: Pick<Anthropic["messages"], "create"> & Partial<Pick<Anthropic["messages"], "countTokens">>;
 }
 
 /** ModelPort over the official SDK: streaming, tool use, prompt caching, cost, and its own retries. */
 export class AnthropicModel implements ModelPort {
-  private readonly client: Anthropic;
+  private readonly client: MessagesClient;
+  private readonly pricing: PriceOptions;
   private readonly retry: RetryOptions;
   private readonly streamIdleTimeoutMs: number;
   private readonly notices = new SdkNotices();
 
   constructor(options: AnthropicModelOptions = {}) {
     // maxRetries 0: the SDK would otherwise retry silently; ours reports every wait as an event.
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      timeout: options.timeoutMs,
-      defaultHeaders: options.defaultHeaders,
-      maxRetries: 0,
-    });
+    this.client =
+      options.client ??
+      new Anthropic({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL,
+        timeout: options.timeoutMs,
+        defaultHeaders: options.defaultHeaders,
+        maxRetries: 0,
+      });
+    this.pricing = options.pricing ?? {};
     this.retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
     this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? 120_000;
   }
@@ -54,10 +68,12 @@ export class AnthropicModel implements ModelPort {
 
   async countTokens(request: Omit<ModelRequest, "maxTokens">): Promise<number> {
     const params = toCountParams(request);
+    const count = this.client.messages.countTokens?.bind(this.client.messages);
+    if (!count) throw new ApiFailure(`this provider does not count tokens (${this.client.baseURL})`, null, false);
     return withRetries(
       async () => {
         try {
-          const counted = await this.client.messages.countTokens(params, { signal: request.signal });
+          const counted = await count(params, { signal: request.signal });
           return counted.input_tokens;
         } catch (error) {
           throw toApiFailure(error, "request", this.client.baseURL);
@@ -108,7 +124,7 @@ export class AnthropicModel implements ModelPort {
     if (request.signal?.aborted) throw abortedError();
     if (watchdog.fired) throw idleFailure(this.streamIdleTimeoutMs);
     const { model, ...response } = accumulator.finish();
-    return { ...response, costUsd: costOf(request.model, response.usage), model: model || request.model };
+    return { ...response, costUsd: costOf(request.model, response.usage, this.pricing), model: model || request.model };
   }
 }
 

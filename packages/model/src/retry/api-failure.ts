@@ -53,8 +53,19 @@ const STATUS_OF_ERROR_TYPE: Record<string, number> = {
   overloaded_error: 529,
 };
 
+// Amazon Bedrock's exceptions mid-stream, which its SDK turns into `error` events typed by name.
+const STATUS_OF_BEDROCK_EXCEPTION: Record<string, number> = {
+  validationException: 400,
+  accessDeniedException: 403,
+  throttlingException: 429,
+  internalServerException: 500,
+  modelStreamErrorException: 500,
+  serviceUnavailableException: 503,
+  modelTimeoutException: 504,
+};
+
 export function statusOfErrorType(type: string | null | undefined): number | null {
-  return type ? (STATUS_OF_ERROR_TYPE[type] ?? null) : null;
+  return type ? (STATUS_OF_ERROR_TYPE[type] ?? STATUS_OF_BEDROCK_EXCEPTION[type] ?? null) : null;
 }
 
 /** The error type the API sends with a status (api_error for unlisted ones). */

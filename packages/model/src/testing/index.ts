@@ -1,4 +1,7 @@
 export { startFakeAnthropic, type FakeAnthropic, type FakeAnthropicOptions } from "./fake-anthropic.js";
+export { startFakeBedrock } from "./fake-bedrock.js";
+export { startFakeVertex } from "./fake-vertex.js";
+export type { FakeCloud } from "./cloud-front.js";
 export {
   estimateTokens,
   fakeError,
