@@ -75,6 +75,46 @@ export const gatesConfigSchema = z
   })
   .strict();
 
+/** A hook: a shell command (the event as JSON on stdin) or an http(s) URL (the event POSTed as JSON); a list runs each. */
+const hookTargets = z
+  .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+  .transform((v) => (typeof v === "string" ? [v] : v))
+  .refine((targets) => targets.every((t) => !/^https?:/i.test(t) || URL.canParse(t)), "expected a shell command or a valid http(s) URL");
+
+/** Lifecycle hooks: run beside the loop, never blocking it; a failing one is reported, never fatal (see docs/hooks.md). */
+const hooksConfigSchema = z
+  .object({
+    onComplete: hookTargets
+      .optional()
+      .describe("A shell command or http(s) URL (or a list of them) run when a session completes; see [hooks.md](hooks.md)."),
+    onFail: hookTargets.optional().describe("Command or URL (or a list) run when a session fails or a loop-health stop ends it."),
+    onPause: hookTargets
+      .optional()
+      .describe("Command or URL (or a list) run when a session pauses (budget, Ctrl-C, `hatloop stop`, the TUI's pause)."),
+    onWaiting: hookTargets
+      .optional()
+      .describe("Command or URL (or a list) run when the agent asks a question and the session waits for an answer."),
+    onIteration: hookTargets.optional().describe("Command or URL (or a list) run after every iteration."),
+    timeout: duration.default(10_000).describe("Per attempt of a hook: a command is killed, a request aborted, after this long."),
+    retries: z.number().int().min(0).max(10).default(2).describe("Further attempts after a hook fails (backoff 1 s, 2 s, 4 s ...)."),
+  })
+  .strict();
+
+/** Pull requests on completion (`--pr`, `--draft`; see docs/pull-requests.md). */
+export const prConfigSchema = z
+  .object({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Push the task branch and open a pull request when a session completes (`--pr`); see [pull-requests.md](pull-requests.md).",
+      ),
+    draft: z.boolean().default(false).describe("Open it as a draft (`--draft`)."),
+    remote: z.string().min(1).default("origin").describe("The git remote the task branch is pushed to."),
+    base: z.string().min(1).optional().describe("The branch the pull request targets. Unset: the remote's default branch."),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     model: z.string().min(1).default("claude-sonnet-5-5").describe("Model for the loop (`scripted:FILE` replays a scenario offline)."),
@@ -96,6 +136,11 @@ export const configSchema = z
     maxTokens: positiveInt.optional().describe("Budget: input + output tokens. Unset: no limit."),
     maxCostUsd: z.number().positive().optional().describe("Budget: dollars. Unset: no limit."),
     maxRuntime: duration.default(4 * 3_600_000).describe("Budget: wall time (`90s`, `15m`, `4h`, `1d` or milliseconds)."),
+    maxWait: duration
+      .optional()
+      .describe(
+        "Budget: how long an agent's question (ask_user) waits for an answer before the run pauses, resumably. Unset: a run in the terminal UI waits as long as it takes; a headless run (`--plain`, `--json`, fleet) ends at once with status `waiting` (exit 4).",
+      ),
     maxOutputTokens: positiveInt
       .default(8_192)
       .describe("Output tokens per model call (raised once to the model's maximum when a tool call is cut)."),
@@ -192,6 +237,8 @@ export const configSchema = z
       })
       .strict()
       .default({ heartbeat: 30_000, supervise: 10_000, poll: 2_000, retryLimit: 50 }),
+    hooks: hooksConfigSchema.default(hooksConfigSchema.parse({})),
+    pr: prConfigSchema.default(prConfigSchema.parse({})),
     /** Where task worktrees go; default: a sibling directory of the repository. */
     worktreeDir: z.string().optional().describe("Where task worktrees go. Unset: beside the repository (`../.hatloop-worktrees/`)."),
   })

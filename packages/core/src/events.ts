@@ -88,8 +88,14 @@ const bodies = {
   "route.rejected": z.object({ hat: z.string(), topic: z.string(), reason: z.string() }),
   "gate.result": z.object({ passed: z.boolean(), checks: z.array(gateCheckSummarySchema) }),
   "completion.refused": z.object({ reason: z.string() }),
+  /** The person answered the agent's question (the question itself: session.status "waiting"). */
+  "question.answered": z.object({ question: z.string(), answer: z.string(), answeredBy: z.string() }),
   "health.warning": z.object({ kind: z.string(), level: z.enum(["warn", "hint", "stop"]), message: z.string() }),
-  "budget.exceeded": z.object({ budget: z.enum(["iterations", "tokens", "cost", "runtime", "wait"]), limit: z.number(), value: z.number() }),
+  "budget.exceeded": z.object({
+    budget: z.enum(["iterations", "tokens", "cost", "runtime", "wait"]),
+    limit: z.number(),
+    value: z.number(),
+  }),
   "usage.total": z.object({ usage, costUsd: z.number(), contextTokens: z.number(), contextWindow: z.number() }),
   "checkpoint.saved": z.object({ seq: z.number(), reason: z.string(), commit: z.string().nullable(), contextTokens: z.number() }),
   steer: z.object({ text: z.string() }),

@@ -9,6 +9,8 @@ export interface SignalEffects {
   /** The first event signal of the response, for routing. */
   event: { topic: string; payload: unknown } | null;
   acknowledged: boolean;
+  /** The agent's question for the person (the first of the response); the run waits after the turn. */
+  question: string | null;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface SignalEffects {
  */
 export async function applySignals(ctx: LoopContext, signals: Signal[]): Promise<SignalEffects> {
   const { state, emitter } = ctx;
-  const effects: SignalEffects = { progressed: false, event: null, acknowledged: false };
+  const effects: SignalEffects = { progressed: false, event: null, acknowledged: false, question: null };
   let scratchpad = state.scratchpad;
   let checklist = state.checklist;
   const notes: string[] = [];
@@ -55,6 +57,11 @@ export async function applySignals(ctx: LoopContext, signals: Signal[]): Promise
       case "acknowledge":
         effects.acknowledged = true;
         emitter.emit("signal.acknowledge", {});
+        break;
+      case "ask":
+        if (effects.question) notes.push(`Ask one question at a time; "${signal.question}" was not asked.`);
+        else effects.question = signal.question;
+        effects.progressed = true;
         break;
       case "malformed":
         emitter.emit("signal.malformed", { signal: signal.signal, line: signal.line, reason: signal.reason });

@@ -9,6 +9,7 @@ export class LoopControl {
   private pausedFlag = false;
   private wakers: Array<() => void> = [];
   private readonly steering: string[] = [];
+  private typedAnswer: string | null = null;
 
   get signal(): AbortSignal {
     return this.abortController.signal;
@@ -56,6 +57,30 @@ export class LoopControl {
 
   takeSteering(): string[] {
     return this.steering.splice(0);
+  }
+
+  /** The answer to the agent's open question, typed in this terminal. */
+  answer(text: string): void {
+    if (!text.trim()) return;
+    this.typedAnswer = text.trim();
+    this.wake();
+  }
+
+  takeAnswer(): string | null {
+    const answer = this.typedAnswer;
+    this.typedAnswer = null;
+    return answer;
+  }
+
+  /** Sleeps up to `ms`, woken early by an answer, an interrupt or a stop. */
+  async nap(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakers.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Resolves when not paused (or when an interrupt or stop makes waiting moot). */

@@ -44,13 +44,15 @@ export interface LoopDeps {
 export interface LoopOptions {
   sessionId: string;
   config: HatloopConfig;
+  /** Someone watches this run's terminal (the TUI): the agent's questions wait for an answer. Default: headless. */
+  interactive?: boolean;
 }
 
-export type LoopStatus = "completed" | "paused" | "failed" | "stopped";
+export type LoopStatus = "completed" | "waiting" | "paused" | "failed" | "stopped";
 
 export interface LoopOutcome {
   status: LoopStatus;
   reason: string;
-  /** What the CLI exits with: 0 completed, 1 failed/stopped, 3 budget, 130 interrupted. */
-  exitCode: 0 | 1 | 3 | 130;
+  /** What the CLI exits with: 0 completed, 1 failed/stopped, 3 budget, 4 waiting for an answer, 130 interrupted. */
+  exitCode: 0 | 1 | 3 | 4 | 130;
 }

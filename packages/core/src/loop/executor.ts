@@ -32,7 +32,8 @@ export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], 
       if (typeof signals === "string") result = { isError: true, content: `${call.name}: ${signals}` };
       else {
         out.signals.push(...signals);
-        result = { isError: false, content: "ok" };
+        const asked = call.name === "ask_user";
+        result = { isError: false, content: asked ? "Asked. The run waits after this turn; the answer comes as the next message." : "ok" };
       }
     } else if (!byName.has(call.name)) {
       result = { isError: true, content: `There is no tool named ${call.name}.` };

@@ -17,6 +17,7 @@ import { takeModelTurn } from "./model-turn.js";
 import { failpoint } from "../failpoint.js";
 import { COMPLETION_REFUSED } from "./completion.js";
 import { endRun, saveCheckpoint, type Ending } from "./outcomes.js";
+import { askUser } from "./question.js";
 import { handleRefusal } from "./refusal.js";
 import { runtimeMs, totalTokens } from "./state.js";
 import { closeTurn, deliverSteering } from "./turn-end.js";
@@ -77,7 +78,8 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   if (hatChange) await saveCheckpoint(ctx, "hat-change");
   if (warnCrossed) await saveCheckpoint(ctx, "warn-threshold");
   if (state.iteration % ctx.config.checkpoint.interval === 0) await saveCheckpoint(ctx, "interval");
-  return null;
+  const unanswered = effects.question ? await askUser(ctx, effects.question) : null;
+  return unanswered && endRun(ctx, unanswered);
 }
 
 async function checkControl(ctx: LoopContext): Promise<Ending | null> {

@@ -19,5 +19,7 @@ export interface LoopContext {
   toolNames: readonly string[];
   /** Memories of earlier sessions in this repository, fixed for the run (a stable system prompt). */
   memories: MemoryRecord[];
+  /** Someone watches this run's terminal: an agent's question waits for them (see question.ts). */
+  interactive: boolean;
   now(): number;
 }

@@ -53,6 +53,12 @@ export const LOOP_TOOL_SPECS: ToolSpec[] = [
     description: "Accept checklist items that failed on purpose, so task_complete may finish. Same as ACKNOWLEDGE_FAILURES.",
     inputSchema: { type: "object", properties: { reason: { type: "string" } }, required: ["reason"] },
   },
+  {
+    name: "ask_user",
+    description:
+      "Ask the person running this session a question you cannot answer from the repository (a choice only they can make, missing access or information). The run waits after this turn; their answer arrives as the next message. Same as the ASK_USER: signal. Ask rarely, one clear question with the options you see.",
+    inputSchema: { type: "object", properties: { question: { type: "string" } }, required: ["question"] },
+  },
 ];
 
 export const LOOP_TOOL_NAMES = new Set(LOOP_TOOL_SPECS.map((s) => s.name));
@@ -100,6 +106,10 @@ export function loopToolSignals(name: string, input: Record<string, unknown>, kn
     }
     case "acknowledge_failures":
       return [{ kind: "acknowledge" }];
+    case "ask_user": {
+      const question = str(input.question);
+      return question ? [{ kind: "ask", question }] : "question must be a non-empty string";
+    }
     default:
       return `unknown loop tool ${name}`;
   }

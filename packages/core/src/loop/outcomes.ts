@@ -17,6 +17,8 @@ export type Ending =
   /** `hatloop stop`. */
   | { kind: "stopped-by-user" }
   | { kind: "budget"; budget: string }
+  /** The agent asked a question and nobody here waits to answer it (a headless run). */
+  | { kind: "waiting" }
   /** Loop health asked to stop (repetition, no progress, refusals...). */
   | { kind: "health"; reason: string }
   | { kind: "failed"; reason: string; failure: FailureContext };
@@ -37,6 +39,8 @@ function outcomeOf(ending: Ending): { outcome: LoopOutcome; checkpoint: Checkpoi
       return { outcome: { status: "paused", reason: "stopped by the user", exitCode: 130 }, checkpoint: "pause" };
     case "budget":
       return { outcome: { status: "paused", reason: `budget:${ending.budget}`, exitCode: 3 }, checkpoint: "budget" };
+    case "waiting":
+      return { outcome: { status: "waiting", reason: "waiting for an answer", exitCode: 4 }, checkpoint: "question" };
     case "health":
       return { outcome: { status: "stopped", reason: `health:${ending.reason}`, exitCode: 1 }, checkpoint: "pause" };
     case "failed":

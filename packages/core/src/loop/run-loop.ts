@@ -11,6 +11,7 @@ import { appendLive, storeEntries, textBlock } from "./live.js";
 import type { LoopContext } from "./loop-context.js";
 import { endRun, failureFrom, saveCheckpoint } from "./outcomes.js";
 import { restoreState, type RestoredState } from "./restore.js";
+import { resumeQuestion } from "./question.js";
 import { runtimeMs } from "./state.js";
 import { errorLine } from "../text/error-line.js";
 import { LeaseLostError } from "../store/port.js";
@@ -60,6 +61,7 @@ async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter
     knownTopics: knownTopics(deps.hats),
     toolNames: deps.tools.map((t) => t.spec.name),
     memories: await store.memories.listActive(session.repoPath, { kind: "memory", limit: 8 }),
+    interactive: options.interactive ?? false,
     now,
   };
   for (const warning of restored.warnings) emitter.emit("error", { message: warning, fatal: false });
@@ -99,6 +101,8 @@ async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter
       // Restored from the log alone (killed before its first checkpoint): give the next crash one.
       await saveCheckpoint(ctx, "start");
     }
+    // Stopped while the agent's question was open: its answer first, or wait for it again.
+    if (!outcome && session.question) outcome = await resumeQuestion(ctx, session.question).then((e) => e && endRun(ctx, e));
     while (!outcome) {
       // A fast model (or a scripted one) resolves everything in microtasks: without this yield the
       // loop would starve timers and sockets — the event persister, signals, watchers served by this

@@ -59,6 +59,7 @@ const samples: { [K in LoopEventType]: EventData<K> } = {
   "route.rejected": { hat: "critic", topic: "x", reason: "not published" },
   "gate.result": { passed: true, checks: [check] },
   "completion.refused": { reason: "open items" },
+  "question.answered": { question: "Postgres or SQLite?", answer: "Postgres", answeredBy: "cli@host" },
   "health.warning": { kind: "repetition", level: "hint", message: "m" },
   "budget.exceeded": { budget: "cost", limit: 1, value: 2 },
   "usage.total": { usage, costUsd: 1, contextTokens: 2, contextWindow: 3 },
@@ -69,6 +70,18 @@ const samples: { [K in LoopEventType]: EventData<K> } = {
   error: { message: "boom", fatal: false },
   "session.lease-lost": { message: "taken" },
   "database.outage": { state: "reachable", location: "pg", message: "back" },
+  "hook.failed": { hook: "onComplete", target: "webhook https://example.com", attempts: 3, error: "HTTP 500" },
+  "pr.result": {
+    opened: false,
+    url: null,
+    compareUrl: "https://github.com/a/b/compare/main...hatloop/1",
+    branch: "hatloop/1",
+    base: "main",
+    remote: "origin",
+    pushed: true,
+    draft: false,
+    reason: "gh is not installed",
+  },
 };
 
 function emitted(): LoopEvent[] {

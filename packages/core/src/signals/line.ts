@@ -13,6 +13,7 @@ const SIGNAL_NAMES = [
   "MEMORY:",
   "EVENT:",
   "ACKNOWLEDGE_FAILURES",
+  "ASK_USER:",
 ] as const;
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 
@@ -22,7 +23,7 @@ export function signalLine(line: string): string | null {
   return SIGNAL_NAMES.some((name) => body.startsWith(name)) ? body.replace(/(?<!`)`+\s*$/, "").trimEnd() : null;
 }
 
-/** Parses a checklist, memory or acknowledge line; SCRATCHPAD and EVENT need more than a line. */
+/** Parses a checklist, memory, acknowledge or question line; SCRATCHPAD and EVENT need more than a line. */
 export function parseLineSignal(body: string): Signal | null {
   if (body.startsWith("CHECKLIST_DONE:")) {
     const id = body.slice("CHECKLIST_DONE:".length).trim();
@@ -49,6 +50,10 @@ export function parseLineSignal(body: string): Signal | null {
     return { kind: "memory", memoryType: type as MemoryType, text };
   }
   if (body.startsWith("ACKNOWLEDGE_FAILURES")) return { kind: "acknowledge" };
+  if (body.startsWith("ASK_USER:")) {
+    const question = body.slice("ASK_USER:".length).trim();
+    return question ? { kind: "ask", question } : malformed("ASK_USER", body, "expected ASK_USER:<question>");
+  }
   return null;
 }
 

@@ -11,6 +11,8 @@ export type Signal =
   | { kind: "memory"; memoryType: MemoryType; text: string }
   | { kind: "event"; topic: string; payload: unknown }
   | { kind: "acknowledge" }
+  /** A question for the person running the session; the run waits for the answer (ask_user). */
+  | { kind: "ask"; question: string }
   | { kind: "malformed"; signal: string; line: string; reason: string };
 
 export type ChecklistSignal = Extract<Signal, { kind: "checklist_add" | "checklist_done" | "checklist_failed" }>;

@@ -135,6 +135,8 @@ export interface FixtureOptions<S extends Store = MemoryStore> {
   store?: S;
   /** Create the session in the given store (a database store for a first run). */
   createSession?: boolean;
+  /** Someone watches the run (the TUI): questions wait for an answer. */
+  interactive?: boolean;
 }
 
 export async function runFixture<S extends Store = MemoryStore>(options: FixtureOptions<S>) {
@@ -199,7 +201,7 @@ export async function runFixture<S extends Store = MemoryStore>(options: Fixture
     context,
     restub: context?.restub,
   };
-  const outcome: LoopOutcome = await runLoop({ sessionId: "s-0000-1111", config }, deps);
+  const outcome: LoopOutcome = await runLoop({ sessionId: "s-0000-1111", config, interactive: options.interactive ?? false }, deps);
   const messages = await store.messages.range("s-0000-1111", 1, 10_000);
   return {
     outcome,

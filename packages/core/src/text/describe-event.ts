@@ -1,4 +1,4 @@
-import type { LoopEvent } from "../events.js";
+import type { EventData, LoopEvent } from "../events.js";
 import { formatCost, formatTokens, shortId } from "./format.js";
 
 // One line of text per event (null for events not worth a line), shared by the plain printer, the
@@ -87,9 +87,13 @@ export function describeEvent(event: LoopEvent): string | null {
     case "steer":
       return `   steering: ${event.data.text}`;
     case "session.status":
+      if (event.data.status === "waiting")
+        return `hatloop: the agent asks: ${event.data.reason ?? ""}\n   answer with: hatloop answer ${shortId(event.sessionId)} "..."`;
       return event.data.status === "running"
         ? null
         : `hatloop: session ${event.data.status}${event.data.reason ? ` (${event.data.reason})` : ""}`;
+    case "question.answered":
+      return `   answered${event.data.answeredBy ? ` (${event.data.answeredBy})` : ""}: ${event.data.answer}`;
     case "session.end": {
       // An iteration that did not finish (a failed model call) is named as the one shown, not as "after N - 1".
       const when =
@@ -102,9 +106,21 @@ export function describeEvent(event: LoopEvent): string | null {
       return `   ! ${event.data.fatal ? "error" : "warning"}: ${event.data.message}`;
     case "database.outage":
       return `   ! ${event.data.message}`;
+    case "hook.failed":
+      return `   ! hook ${event.data.hook} (${event.data.target}) failed after ${event.data.attempts} attempt${event.data.attempts === 1 ? "" : "s"}: ${event.data.error}`;
+    case "pr.result":
+      return describePullRequest(event.data);
     default:
       return null;
   }
+}
+
+function describePullRequest(pr: EventData<"pr.result">): string {
+  const kind = pr.draft ? "draft pull request" : "pull request";
+  if (pr.opened) return `hatloop: ${kind} opened: ${pr.url ?? "(no address printed by gh)"}`;
+  const pushed = pr.pushed ? `; ${pr.branch} is pushed to ${pr.remote}` : "";
+  const open = pr.compareUrl ? `\n   open it at: ${pr.compareUrl}` : "";
+  return `hatloop: no ${kind}: ${pr.reason ?? "unknown reason"}${pushed}${open}`;
 }
 
 /** A run paused at a budget resumes only with that budget raised (resume refuses otherwise): the hint says how. */
