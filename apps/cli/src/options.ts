@@ -37,3 +37,16 @@ export function budgetOptions(command: Command, more: boolean): Command {
       durationOption,
     );
 }
+
+/** --pr and --draft (which implies --pr): a pull request when the session completes. */
+export function pullRequestOptions(command: Command): Command {
+  return command
+    .option("--pr", "when the task completes: push its branch and open a pull request (gh), or print the compare URL and why not")
+    .option("--draft", "like --pr, as a draft pull request");
+}
+
+/** The `pr` config the two flags set; undefined leaves the configuration's. */
+export function pullRequestConfig(flags: { pr?: boolean; draft?: boolean }): { enabled: true; draft?: true } | undefined {
+  if (!flags.pr && !flags.draft) return undefined;
+  return flags.draft ? { enabled: true, draft: true } : { enabled: true };
+}

@@ -29,3 +29,6 @@ export { WorkspaceError } from "./git/workspace-error.js";
 export type { WorkspaceErrorCode } from "./git/workspace-error.js";
 export { FALLBACK_IDENTITY } from "./git/client.js";
 export { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, remoteCommit, syncRepository } from "./git/remote.js";
+export { pushBranch, remoteDefaultBranch, remoteUrl } from "./git/publish.js";
+export { createPullRequest } from "./github/gh.js";
+export { compareUrlOf, webAddressOf } from "./github/web-address.js";

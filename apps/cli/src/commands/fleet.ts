@@ -10,7 +10,7 @@ import { contextWindowOf } from "@hatloop/model";
 import { remoteCommit, taskBranchName } from "@hatloop/tools";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { shortId } from "../format.js";
-import { budgetOptions, positiveInt } from "../options.js";
+import { budgetOptions, positiveInt, pullRequestOptions } from "../options.js";
 import { printJson, printText } from "../output/print.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { isLive } from "../session/liveness.js";
@@ -33,7 +33,7 @@ export function registerFleet(program: Command): void {
     .option("--task-file <file>", "read the task from a file")
     .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
     .option("--hat <name>", "starting hat (default: planner)");
-  budgetOptions(submit, false)
+  pullRequestOptions(budgetOptions(submit, false))
     .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
     .option("--json", 'print {"id": ...}')
     .action(async (words: string[], flags: RunFlags, command: Command) => {

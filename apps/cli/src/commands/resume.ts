@@ -1,11 +1,19 @@
 import type { Command } from "commander";
-import { findRestorePoint, raiseBudgets, totalUsageTokens, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
+import {
+  findRestorePoint,
+  prConfigSchema,
+  raiseBudgets,
+  totalUsageTokens,
+  type HatloopConfig,
+  type SessionRecord,
+  type Store,
+} from "@hatloop/core";
 import { hasChangesSince, resetTo } from "@hatloop/tools";
 import { existsSync } from "node:fs";
 import { fleetStore } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
-import { budgetOptions } from "../options.js";
+import { budgetOptions, pullRequestConfig, pullRequestOptions } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import type { SessionUi } from "../ui/session-ui.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
@@ -21,6 +29,8 @@ export interface ResumeFlags {
   maxTokens?: number;
   maxRuntime?: number;
   force?: boolean;
+  pr?: boolean;
+  draft?: boolean;
   json?: boolean;
   plain?: boolean;
 }
@@ -31,7 +41,7 @@ export function registerResume(program: Command): void {
     .description("continue a session from its latest checkpoint (budget flags add to what was used)")
     .argument("[session]", "session id or a unique prefix of it")
     .option("--last", "the most recently updated session that can be resumed");
-  budgetOptions(command, true)
+  pullRequestOptions(budgetOptions(command, true))
     .option("--force", "continue even though the worktree changed since the last checkpoint (keeps the changes)")
     .option("--json", "print events as JSON lines")
     .option("--plain", "plain lines even on a terminal (no TUI)")
@@ -69,7 +79,14 @@ export async function resumeSession(
   const session = await applyBudgets(store, found, flags);
   await checkWorktree(store, session, Boolean(flags.force));
   const model = chooseModel(session.model, config.retry);
-  return driveSession({ session, store, config: { ...config, model: session.model }, model, output: outputMode(flags), ui });
+  const pr = { ...pullRequestOf(session, config), ...pullRequestConfig(flags) };
+  return driveSession({ session, store, config: { ...config, model: session.model, pr }, model, output: outputMode(flags), ui });
+}
+
+/** A session started with --pr (or a pr config) keeps it when resumed; --pr/--draft on resume turn it on. */
+function pullRequestOf(session: SessionRecord, config: HatloopConfig): HatloopConfig["pr"] {
+  const stored = prConfigSchema.safeParse(session.config.pr);
+  return "pr" in session.config && stored.success ? stored.data : config.pr;
 }
 
 async function lastResumable(store: Store): Promise<SessionRecord> {

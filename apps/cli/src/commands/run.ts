@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { SessionRecord, Store } from "@hatloop/core";
 import { usageError } from "../errors.js";
-import { budgetOptions } from "../options.js";
+import { budgetOptions, pullRequestConfig, pullRequestOptions } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
 import { discardUnstartedSession } from "../session/discard.js";
@@ -23,6 +23,8 @@ export interface RunFlags {
   model?: string;
   inPlace?: boolean;
   allowDirty?: boolean;
+  pr?: boolean;
+  draft?: boolean;
   json?: boolean;
   plain?: boolean;
 }
@@ -35,7 +37,7 @@ export function registerRun(program: Command): void {
     .option("--task-file <file>", "read the task from a file (for long specifications)")
     .option("-C, --repo <dir>", "the git repository (default: the current directory)")
     .option("--hat <name>", "starting hat (default: planner)");
-  budgetOptions(command, false)
+  pullRequestOptions(budgetOptions(command, false))
     .option("--model <id>", "model id, or scripted:FILE to replay a scenario offline")
     .option("--in-place", "work in the repository's checkout on its current branch (no worktree)")
     .option("--allow-dirty", "with --in-place: work in a checkout with uncommitted changes (a copy is kept under refs/hatloop/dirty/<id>)")
@@ -110,5 +112,6 @@ export function runConfigFlags(flags: RunFlags): Record<string, unknown> {
     maxTokens: flags.maxTokens,
     maxRuntime: flags.maxRuntime,
     model: flags.model,
+    pr: pullRequestConfig(flags),
   };
 }

@@ -259,7 +259,8 @@ export class Worker {
 
 /**
  * The configuration a session runs with: what it was submitted with (model, hat, budgets, context,
- * gates), on this worker's database, lease and fleet settings.
+ * gates, pr), on this worker's database, lease and fleet settings, and with this worker's hooks (a
+ * hook's command runs on this machine).
  */
 function sessionConfig(session: SessionRecord, worker: HatloopConfig): HatloopConfig {
   const parsed = configSchema.safeParse({
@@ -268,6 +269,7 @@ function sessionConfig(session: SessionRecord, worker: HatloopConfig): HatloopCo
     leaseTtl: worker.leaseTtl,
     database: worker.database,
     fleet: worker.fleet,
+    hooks: worker.hooks,
   });
   const config = parsed.success ? parsed.data : worker;
   return { ...config, model: session.model, worktreeDir: undefined };

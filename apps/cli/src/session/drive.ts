@@ -17,6 +17,7 @@ import { loopDeps } from "./deps.js";
 import { takeLease } from "./liveness.js";
 import type { ModelChoice } from "./model.js";
 import { printError } from "../output/print.js";
+import { sessionLifecycle } from "./lifecycle.js";
 import { isOutage, outageEvents, withResumeHint } from "./outage-events.js";
 import { watchStopRequests } from "./stop-requests.js";
 
@@ -94,7 +95,8 @@ export async function driveSession(options: {
 
 /**
  * The loop of a session whose lease this process holds (`store` is fenced by it): stale git locks
- * cleared, every event persisted, outages reported. Shared by `run`/`resume` and the fleet's workers.
+ * cleared, every event persisted, outages reported, hooks run, a completion's pull request opened.
+ * Shared by `run`/`resume` and the fleet's workers.
  */
 export async function runLeasedSession(options: {
   session: SessionRecord;
@@ -114,6 +116,7 @@ export async function runLeasedSession(options: {
   if (locks.length) options.notice(`removed ${locks.length} git lock file(s) a killed process left in the worktree: ${locks.join(", ")}`);
   const persister = createEventPersister(store, session.id);
   const outages = outageEvents(session, [persister.sink, ...options.sinks]);
+  const lifecycle = sessionLifecycle({ session, store, config, sinks: [persister.sink, ...options.sinks] });
   try {
     const model = await options.model.create(await iterationsDone(store, session.id));
     const deps = await loopDeps({
@@ -121,13 +124,16 @@ export async function runLeasedSession(options: {
       store,
       model,
       config,
-      sinks: [persister.sink, ...options.sinks, outages.sink],
+      sinks: [persister.sink, ...options.sinks, outages.sink, lifecycle.sink],
       control,
       git: options.git,
       runner: options.runner ?? `${hostname()}:${process.pid}`,
     });
-    return await runLoop({ sessionId: session.id, config }, deps);
+    const outcome = await runLoop({ sessionId: session.id, config }, deps);
+    await lifecycle.afterRun(outcome);
+    return outcome;
   } finally {
+    await lifecycle.settle();
     outages.stop();
     await persister.close();
     if (persister.errors.length && !isOutage(persister.errors[0]))

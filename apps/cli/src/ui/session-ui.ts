@@ -60,12 +60,15 @@ export async function openSessionUi(mode: OutputMode, session: SessionRecord, st
     () => void interrupt(),
   );
   let last: LoopEvent | null = null;
+  // What comes after the end (a pull request, a hook's failure) is printed with it when the view closes.
+  const after: LoopEvent[] = [];
   return {
     // Shown redacted, like everything printed; the TUI makes the text harmless to the terminal.
     sink: redactingSink((event) => {
       ui.push(event);
       tui.ringFor(event); // completed, failed, a budget pause, a health stop: tell a user in another window
       if (event.type === "session.end") last = event;
+      else if (last && (event.type === "pr.result" || event.type === "hook.failed")) after.push(event);
     }),
     notice: (text) => ui.notice(text),
     attach: (next) => (control = next),
@@ -74,8 +77,10 @@ export async function openSessionUi(mode: OutputMode, session: SessionRecord, st
       await view.closed;
       // The view was on the alternate screen: the normal screen gets where the session stands, in plain words.
       printText(tui.summaryLine(ui.getState()));
-      const line = last ? describeEvent(last) : null;
-      if (line) printText(line);
+      for (const event of last ? [last, ...after] : []) {
+        const line = describeEvent(event);
+        if (line) printText(line);
+      }
     },
   };
 }

@@ -10,6 +10,8 @@ export interface ShellOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   env?: Record<string, string>;
+  /** Written to the command's stdin (a hook's event); default: no stdin. */
+  input?: string;
   /** Output kept from the start and from the end; the middle is cut with a note. */
   headChars: number;
   tailChars: number;
@@ -47,7 +49,7 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
     cwd: options.cwd,
     env: options.env ?? childEnv(),
     extendEnv: false,
-    stdin: "ignore",
+    ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
     buffer: false,
     reject: false,
     detached: true,
