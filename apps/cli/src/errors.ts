@@ -4,6 +4,8 @@ export const ExitCode = {
   failure: 1,
   usage: 2,
   budget: 3,
+  /** The agent asked a question and the run ended to wait for it (headless): `hatloop answer`, then resume. */
+  waiting: 4,
   /** The database was unreachable (at start, or for longer than database.outageTimeout); resumable. */
   databaseUnavailable: 75,
   interrupted: 130,

@@ -1,11 +1,17 @@
-import { Command, CommanderError } from "commander";
-import { DatabaseConfigError, DatabaseError, DatabaseUnavailableError, surfacedError } from "@hatloop/db";
+import { Command, CommanderError, Help } from "commander";
 import { CliError, ExitCode } from "./errors.js";
-import { registerCommands } from "./commands/index.js";
+import { registerCommands, summaryTerm } from "./commands/index.js";
 import { version } from "./version.js";
-import { printError, printText } from "./output/print.js";
 
-export function buildProgram(): Command {
+// Only commander and the invoked command's module are loaded: `hatloop --help` and `--version` load
+// no database, SDK, React or Ink (main.test.ts checks which modules they load). The printer and the
+// database's errors are imported when there is an error to print.
+
+/**
+ * The program with the command `argv` invokes registered for real (every command with "*"); the
+ * others are summaries for the help. `onError` receives commander's usage errors.
+ */
+export async function buildProgram(argv: readonly string[] | "*" = "*", onError: (text: string) => void = () => {}): Promise<Command> {
   const program = new Command("hatloop")
     .description("Run long coding tasks with Claude in a Ralph loop: hats, checkpoints, handoffs, a TUI.")
     .version(version, "-V, --version")
@@ -13,13 +19,25 @@ export function buildProgram(): Command {
     .option("--no-color", "no colours (also NO_COLOR)")
     .exitOverride()
     // Usage errors are one line: "hatloop: unknown command 'x' (did you mean ...?)".
-    .configureOutput({ outputError: (text) => printError(oneLine(text)) })
+    .configureOutput({ outputError: (text) => onError(oneLine(text)) })
+    .configureHelp({ subcommandTerm: (command) => summaryTerm(command) ?? new Help().subcommandTerm(command) })
     .addHelpText(
       "after",
-      "\nExit codes: 0 ok, 1 failure, 2 usage or config error, 3 stopped by a budget, 75 database unreachable, 130 interrupted.",
+      "\nExit codes: 0 ok, 1 failure, 2 usage or config error, 3 stopped by a budget, 4 waiting for an answer, 75 database unreachable, 130 interrupted.",
     );
-  registerCommands(program);
+  await registerCommands(program, argv === "*" ? "*" : invokedCommand(argv));
   return program;
+}
+
+/** The top-level command `argv` (node, script, args...) names, if any: `hatloop help ls` names ls. */
+function invokedCommand(argv: readonly string[]): string | null {
+  const args = argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--db") i++;
+    else if (!arg.startsWith("-")) return arg === "help" ? (args[i + 1] ?? null) : arg;
+  }
+  return null;
 }
 
 function oneLine(text: string): string {
@@ -36,17 +54,22 @@ function oneLine(text: string): string {
 
 /** Runs the CLI and returns the exit code; prints user errors as one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  let usage: string | null = null;
+  const program = await buildProgram(argv, (text) => (usage = text));
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
   } catch (thrown) {
-    const error = surfacedError(thrown);
-    if (error instanceof CommanderError) {
+    if (thrown instanceof CommanderError) {
       // --help and --version end here too, with code 0.
-      if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.ok;
+      if (thrown.exitCode === 0 || thrown.code === "commander.helpDisplayed" || thrown.code === "commander.version") return ExitCode.ok;
+      if (usage !== null) (await import("./output/print.js")).printError(usage);
       return ExitCode.usage;
     }
+    const { printError, printText } = await import("./output/print.js");
+    const { DatabaseConfigError, DatabaseError, DatabaseUnavailableError, surfacedError } = await import("@hatloop/db");
+    const error = surfacedError(thrown);
+    if (error instanceof CommanderError) return ExitCode.usage;
     if (error instanceof CliError) {
       printError(error.message);
       return error.exitCode;

@@ -22,7 +22,7 @@ export function durationOption(value: string): number {
 }
 
 /**
- * The four budget flags. For `run` they set the budgets; for `resume` they add to what was used
+ * The budget flags. For `run` they set the budgets; for `resume` they add to what was used
  * (`more` words the help that way).
  */
 export function budgetOptions(command: Command, more: boolean): Command {
@@ -34,6 +34,11 @@ export function budgetOptions(command: Command, more: boolean): Command {
     .option(
       "--max-runtime <duration>",
       what("budget: wall time, e.g. 45m or 4h", "allow this much more wall time, e.g. 1h"),
+      durationOption,
+    )
+    .option(
+      "--max-wait <duration>",
+      "how long the agent's question waits for an answer before pausing (default: as long as it takes in the TUI, not at all headless)",
       durationOption,
     );
 }

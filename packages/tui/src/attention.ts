@@ -1,7 +1,7 @@
 import { shortId, type LoopEvent } from "@hatloop/core";
 
 // A user in another window should learn that a session needs them: when it completes, fails, pauses
-// on a budget or is stopped by loop health, the view rings the terminal — a desktop notification
+// on a budget, is stopped by loop health or asks them a question, the view rings the terminal — a desktop notification
 // (OSC 9 for iTerm2, Windows Terminal, kitty...; OSC 777 for rxvt, foot, WezTerm...) and the bell,
 // which tmux and screen pass on as an activity alert. Only on a terminal: never in a pipe.
 
@@ -15,6 +15,7 @@ export function attentionFor(event: LoopEvent): string | null {
     if (event.data.reason.startsWith("health:")) return `hatloop ${id}: stopped by loop health`;
     return null;
   }
+  if (event.type === "session.status" && event.data.status === "waiting") return `hatloop ${id}: asks: ${event.data.reason ?? ""}`;
   if (event.type === "health.warning" && event.data.level === "stop") return `hatloop ${id}: loop health stop: ${event.data.kind}`;
   return null;
 }

@@ -1,9 +1,10 @@
 import type { Command } from "commander";
-import { eventReader, type EventReader, type EventSink, type Store } from "@hatloop/core";
+import { eventReader, type EventReader, type EventSink, type SessionRecord, type Store } from "@hatloop/core";
 import { printError } from "../output/print.js";
 import { positiveInt } from "../options.js";
 import { resolveSession, withStore } from "../runtime.js";
 import { printedEvents } from "../sinks/printed.js";
+import { isLive } from "../session/liveness.js";
 
 const POLL_MS = 250;
 
@@ -30,7 +31,7 @@ export function registerLogs(program: Command): void {
           const next = await store.events.after(session.id, last.id);
           reader.read(next).forEach(sink);
           if (next.length) last = { id: next.at(-1)!.id, ended: next.some((e) => e.type === "session.end") };
-          if (last.ended && (await store.sessions.get(session.id))?.status !== "running") break;
+          if (last.ended && !runs(await store.sessions.get(session.id))) break;
         }
         sink.end();
       });
@@ -48,7 +49,12 @@ async function printEvents(
   const events = tail ? await store.events.tail(sessionId, tail) : await allEvents(store, sessionId);
   reader.read(events).forEach(sink);
   const session = await store.sessions.get(sessionId);
-  return { id: events.at(-1)?.id ?? 0, ended: session?.status !== "running" };
+  return { id: events.at(-1)?.id ?? 0, ended: !runs(session) };
+}
+
+/** A run goes on: running, or waiting for an answer with its runner still there (a headless one ended). */
+function runs(session: SessionRecord | null): boolean {
+  return session?.status === "running" || (session?.status === "waiting" && isLive(session));
 }
 
 async function allEvents(store: Store, sessionId: string) {

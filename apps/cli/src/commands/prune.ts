@@ -8,7 +8,7 @@ import { displayStatus } from "../session/liveness.js";
 import { removeAndReport, removeOptions, type RemoveFlags } from "./rm.js";
 
 /** As `ls` shows them: "interrupted" is a running session whose process is gone. */
-const STATUSES = ["pending", "running", "interrupted", "paused", "completed", "failed", "stopped"];
+const STATUSES = ["pending", "running", "waiting", "interrupted", "paused", "completed", "failed", "stopped"];
 
 interface PruneFlags extends RemoveFlags {
   status?: string[];

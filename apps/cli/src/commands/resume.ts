@@ -19,7 +19,7 @@ import type { SessionUi } from "../ui/session-ui.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { driveSession } from "../session/drive.js";
 import { isLive } from "../session/liveness.js";
-import { chooseModel } from "../session/model.js";
+import { chooseModel, sessionProvider } from "../session/model.js";
 import { requeue } from "./fleet.js";
 
 export interface ResumeFlags {
@@ -28,6 +28,7 @@ export interface ResumeFlags {
   maxCost?: number;
   maxTokens?: number;
   maxRuntime?: number;
+  maxWait?: number;
   force?: boolean;
   pr?: boolean;
   draft?: boolean;
@@ -52,7 +53,7 @@ export function registerResume(program: Command): void {
 
 async function resume(id: string | undefined, flags: ResumeFlags, command: Command): Promise<number> {
   if (!id && !flags.last) throw usageError("name a session to resume, or pass --last");
-  const config = configFor(command);
+  const config = configFor(command, { maxWait: flags.maxWait });
   const store = await openConfiguredStore(config);
   try {
     const session = id ? await resolveSession(store, id) : await lastResumable(store);
@@ -78,9 +79,11 @@ export async function resumeSession(
   checkResumable(found, flags);
   const session = await applyBudgets(store, found, flags);
   await checkWorktree(store, session, Boolean(flags.force));
-  const model = chooseModel(session.model, config.retry);
+  const provider = sessionProvider(session.config);
+  const model = chooseModel(session.model, { ...config, provider });
+  await model.ready();
   const pr = { ...pullRequestOf(session, config), ...pullRequestConfig(flags) };
-  return driveSession({ session, store, config: { ...config, model: session.model, pr }, model, output: outputMode(flags), ui });
+  return driveSession({ session, store, config: { ...config, model: session.model, provider, pr }, model, output: outputMode(flags), ui });
 }
 
 /** A session started with --pr (or a pr config) keeps it when resumed; --pr/--draft on resume turn it on. */
@@ -101,7 +104,8 @@ function checkResumable(session: SessionRecord, flags: ResumeFlags): void {
   if (session.status === "completed") throw usageError(`session ${sid} is completed; there is nothing to resume`);
   if (isLive(session))
     throw usageError(`session ${sid} is running in another process (pid ${session.pid}); follow it with: hatloop watch ${sid}`);
-  const budget = /^budget:(\w+)$/.exec(session.stopReason ?? "")?.[1];
+  // A question's wait is not used up like the others: resuming waits again (or delivers the answer).
+  const budget = /^budget:(\w+)$/.exec(session.stopReason ?? "")?.[1]?.replace(/^wait$/, "");
   const raised = { iterations: flags.maxIterations, tokens: flags.maxTokens, cost: flags.maxCost, runtime: flags.maxRuntime }[budget ?? ""];
   if (session.status === "paused" && budget && raised === undefined) {
     const flag =

@@ -11,6 +11,7 @@ import { chooseModel } from "../session/model.js";
 import { planSession } from "../session/plan.js";
 import { startInterruptibly } from "../session/start.js";
 import { printText } from "../output/print.js";
+import { readStdin } from "../stdin.js";
 
 export interface RunFlags {
   repo?: string;
@@ -20,7 +21,9 @@ export interface RunFlags {
   maxCost?: number;
   maxTokens?: number;
   maxRuntime?: number;
+  maxWait?: number;
   model?: string;
+  provider?: string;
   inPlace?: boolean;
   allowDirty?: boolean;
   pr?: boolean;
@@ -39,6 +42,7 @@ export function registerRun(program: Command): void {
     .option("--hat <name>", "starting hat (default: planner)");
   pullRequestOptions(budgetOptions(command, false))
     .option("--model <id>", "model id, or scripted:FILE to replay a scenario offline")
+    .option("--provider <name>", "where the model runs: anthropic, bedrock or vertex (docs/providers.md)")
     .option("--in-place", "work in the repository's checkout on its current branch (no worktree)")
     .option("--allow-dirty", "with --in-place: work in a checkout with uncommitted changes (a copy is kept under refs/hatloop/dirty/<id>)")
     .option("--json", "print events as JSON lines")
@@ -51,7 +55,8 @@ export function registerRun(program: Command): void {
 /** Checks everything (config, model, task, repository, hat), then creates the session and runs it. */
 async function runTask(words: string[], flags: RunFlags, command: Command): Promise<number> {
   const config = configFor(command, runConfigFlags(flags));
-  const model = chooseModel(config.model, config.retry);
+  const model = chooseModel(config.model, config);
+  await model.ready();
   const task = await taskText(words, flags.taskFile);
   const plan = await planSession({
     task,
@@ -98,12 +103,6 @@ export async function taskText(words: string[], taskFile: string | undefined): P
   return words.join(" ");
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 export function runConfigFlags(flags: RunFlags): Record<string, unknown> {
   return {
     hat: flags.hat,
@@ -111,7 +110,9 @@ export function runConfigFlags(flags: RunFlags): Record<string, unknown> {
     maxCostUsd: flags.maxCost,
     maxTokens: flags.maxTokens,
     maxRuntime: flags.maxRuntime,
+    maxWait: flags.maxWait,
     model: flags.model,
+    provider: flags.provider,
     pr: pullRequestConfig(flags),
   };
 }

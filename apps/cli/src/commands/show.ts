@@ -82,6 +82,7 @@ export function renderSession({ session: s, checklist, checkpoint, messages, dir
     `created    ${s.createdAt.toISOString()} (${formatAge(s.createdAt)})`,
   ];
   if (s.lastError) lines.push(`error      ${s.lastError}`);
+  if (s.question) lines.push(...questionLines(s));
   if (checkpoint)
     lines.push(
       `checkpoint #${checkpoint.seq} ${checkpoint.reason} at iteration ${checkpoint.iteration}${checkpoint.gitCommit ? `, commit ${checkpoint.gitCommit.slice(0, 12)}` : ""}`,
@@ -93,4 +94,12 @@ export function renderSession({ session: s, checklist, checkpoint, messages, dir
       lines.push(`  [${mark[item.status]}] ${item.id}. ${item.description}${item.reason ? ` (${item.reason})` : ""}`);
   }
   return lines.join("\n");
+}
+
+/** The agent's open question, or the answer given and not yet delivered (the run resumes with it). */
+function questionLines({ id, question }: SessionRecord): string[] {
+  if (!question) return [];
+  const asked = `question   ${question.text} (iteration ${question.iteration}, asked ${formatAge(new Date(question.askedAt))})`;
+  if (question.answer === null) return [asked, `           answer with: hatloop answer ${shortId(id)} "..."`];
+  return [asked, `answer     ${question.answer} (${question.answeredBy ?? "?"}; the run goes on with it, or resume the session)`];
 }

@@ -35,7 +35,7 @@ export function watchSession(store: Store, session: SessionRecord, mode: OutputM
 }
 
 async function mostRecentRunning(store: Store): Promise<SessionRecord> {
-  const running = (await store.sessions.list({ status: ["running"], limit: 20 })).filter((s) => isLive(s));
+  const running = (await store.sessions.list({ status: ["running", "waiting"], limit: 20 })).filter((s) => isLive(s));
   if (!running[0]) throw new CliError("no session is running (see hatloop ls); name one to watch it");
   return running[0];
 }
@@ -95,7 +95,7 @@ async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
   stop.abort();
   await following;
   const state = ui.getState();
-  const live = state.status === "running" || state.status === "paused" || state.status === "starting";
+  const live = state.status === "running" || state.status === "waiting" || state.status === "paused" || state.status === "starting";
   printText(tui.summaryLine(state));
   if (live && state.runningSince !== null) printText("detached: the loop goes on");
 }

@@ -80,6 +80,8 @@ export async function driveSession(options: {
       control,
       sinks: [ui.sink],
       notice: (line) => ui.notice(line),
+      // Only the TUI has a person at it: a headless run never holds a terminal waiting for an answer.
+      interactive: options.output === "tui",
     });
     return outcome.exitCode;
   } catch (error) {
@@ -109,6 +111,8 @@ export async function runLeasedSession(options: {
   git?: GitPort;
   /** Who runs it (a fleet worker's name); default host:pid. */
   runner?: string;
+  /** Someone watches this run's terminal: the agent's questions wait for an answer (default: headless). */
+  interactive?: boolean;
 }): Promise<LoopOutcome> {
   const { session, store, config, control } = options;
   // Holding the lease, this is the only hatloop in the worktree: a git lock there was left by a killed one.
@@ -129,7 +133,7 @@ export async function runLeasedSession(options: {
       git: options.git,
       runner: options.runner ?? `${hostname()}:${process.pid}`,
     });
-    const outcome = await runLoop({ sessionId: session.id, config }, deps);
+    const outcome = await runLoop({ sessionId: session.id, config, interactive: options.interactive ?? false }, deps);
     await lifecycle.afterRun(outcome);
     return outcome;
   } finally {

@@ -21,7 +21,8 @@ function holderName(pid = process.pid): string {
 
 export function isLive(session: SessionRecord, now = Date.now()): boolean {
   const { holder, expiresAt } = session.lease;
-  if (session.status !== "running" || holder === null || expiresAt === null || expiresAt.getTime() <= now) return false;
+  if ((session.status !== "running" && session.status !== "waiting") || holder === null || expiresAt === null || expiresAt.getTime() <= now)
+    return false;
   return !holderKnownDead(holder);
 }
 

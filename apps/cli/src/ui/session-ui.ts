@@ -49,6 +49,7 @@ export async function openSessionUi(mode: OutputMode, session: SessionRecord, st
     requestStop: () => control?.requestStop(),
     interrupt: () => control?.interrupt(),
     steer: (text: string) => control?.steer(text),
+    answer: (text: string) => control?.answer(text),
   };
   // Ctrl-C in the view is the same as a Ctrl-C signal: the run's handler checkpoints and pauses, and a
   // second one exits at once.

@@ -12,6 +12,7 @@ export function snapshotOf(session: SessionRecord, checklist: ChecklistItem[]): 
     iteration: session.iteration,
     status: session.status,
     stopReason: session.stopReason,
+    question: session.question?.answer === null ? session.question.text : null,
     runtimeMs: session.runtimeMs,
     contextTokens: session.contextTokens,
     contextWindow: session.contextWindow,

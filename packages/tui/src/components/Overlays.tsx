@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { KEYS } from "./keys.js";
+import { fit } from "./lines.js";
 import { draftWindow, type Draft } from "./line-editor.js";
 import { col } from "./theme.js";
 
@@ -33,22 +34,45 @@ export function HelpOverlay({ controls, width, height }: { controls: boolean; wi
   );
 }
 
-const PROMPT = "steer> ";
 const HINT = " (Enter sends, Esc discards)";
 
-/** The steering draft, scrolled sideways so the cursor (and so the end one types at) is always visible. */
-export function SteerInput({ draft, width }: { draft: Draft; width: number }) {
-  const hint = width - PROMPT.length >= 30 + HINT.length ? HINT : "";
-  const { before, at, after } = draftWindow(draft, width - PROMPT.length - hint.length - 1);
+/** The steering (or answer) draft, scrolled sideways so the cursor (and so the end one types at) is always visible. */
+export function SteerInput({ draft, width, prompt }: { draft: Draft; width: number; prompt: string }) {
+  const hint = width - prompt.length >= 30 + HINT.length ? HINT : "";
+  const { before, at, after } = draftWindow(draft, width - prompt.length - hint.length - 1);
   return (
     <Text wrap="truncate-end">
       <Text color={col("blueBright")} bold>
-        {PROMPT}
+        {prompt}
       </Text>
       {before}
       <Text inverse>{at}</Text>
       {after}
       <Text color={col("gray")}>{hint}</Text>
+    </Text>
+  );
+}
+
+/** The agent's question, while the run waits for its answer, and how to give it (the question is cut, the way to answer never). */
+export function QuestionLine({
+  question,
+  sessionId,
+  controls,
+  width,
+}: {
+  question: string;
+  sessionId: string;
+  controls: boolean;
+  width: number;
+}) {
+  const how = `  (${controls ? "a answers" : `answer with: hatloop answer ${sessionId.slice(0, 8)} "..."`})`;
+  return (
+    <Text wrap="truncate-end">
+      <Text color={col("magentaBright")} bold inverse>
+        {" ? "}
+      </Text>{" "}
+      <Text bold>{fit(question.replace(/\s+/g, " "), width - 4 - how.length)}</Text>
+      <Text color={col("gray")}>{how}</Text>
     </Text>
   );
 }

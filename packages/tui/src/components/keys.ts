@@ -11,6 +11,7 @@ export const KEYS: KeyHelp[] = [
   { keys: "p", does: "pause / continue (between iterations)", only: "run" },
   { keys: "s", does: "stop: finish the iteration, checkpoint, end the run (resumable; exit 130)", only: "run" },
   { keys: ":", does: "steer: a message for the next iteration (Esc discards)", only: "run" },
+  { keys: "a", does: "answer the agent's question (when it asks one; Esc discards)", only: "run" },
   { keys: "↑ ↓ PgUp PgDn", does: "scroll the focused pane" },
   { keys: "Home End", does: "oldest / newest (End follows the stream again)" },
   { keys: "[ ]", does: "previous / next iteration in the activity" },
@@ -27,18 +28,21 @@ export interface KeyState {
   /** The loop is live (running or paused), so p, s and : do something. */
   live: boolean;
   paused: boolean;
+  /** The agent asked a question and the run waits for the answer. */
+  waiting: boolean;
   scrolled: boolean;
-  overlay: "help" | "steer" | "quit" | null;
+  overlay: "help" | "steer" | "answer" | "quit" | null;
 }
 
 /** The footer: only keys that work now, shortened to fit. */
 export function footerText(k: KeyState, width: number): string {
   let parts: string[];
   if (k.overlay === "help") parts = ["any key closes the help"];
-  else if (k.overlay === "steer") parts = ["Enter send", "Esc discard", "←→ Home End move", "Ctrl-U clear", "Ctrl-C interrupt"];
+  else if (k.overlay === "steer" || k.overlay === "answer")
+    parts = ["Enter send", "Esc discard", "←→ Home End move", "Ctrl-U clear", "Ctrl-C interrupt"];
   else if (k.overlay === "quit") parts = ["y quit", "n stay", "Ctrl-C interrupt"];
   else {
-    const loop = k.controls && k.live ? [k.paused ? "p continue" : "p pause", "s stop", ": steer"] : [];
+    const loop = k.controls && k.live ? [...(k.waiting ? ["a answer"] : []), k.paused ? "p continue" : "p pause", "s stop", ": steer"] : [];
     parts = [
       ...loop,
       "↑↓ scroll",
@@ -51,6 +55,7 @@ export function footerText(k: KeyState, width: number): string {
   }
   const essential = new Set([
     "? help",
+    "a answer",
     "q quit",
     "q detach",
     "p pause",

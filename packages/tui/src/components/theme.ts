@@ -45,6 +45,7 @@ export const zoneColor: Record<TuiState["context"]["zone"], string> = {
 export const statusColor: Record<TuiState["status"], string> = {
   starting: "gray",
   running: "green",
+  waiting: "magentaBright",
   paused: "yellow",
   completed: "greenBright",
   failed: "red",
@@ -56,6 +57,7 @@ export const statusColor: Record<TuiState["status"], string> = {
 export const statusMark: Record<TuiState["status"], string> = {
   starting: "…",
   running: "▶",
+  waiting: "?",
   paused: "‖",
   completed: "✓",
   failed: "✗",

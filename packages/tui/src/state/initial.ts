@@ -1,6 +1,6 @@
 import type { Snapshot, TuiState, ViewStatus } from "./types.js";
 
-const STATUSES: ViewStatus[] = ["starting", "running", "paused", "completed", "failed", "stopped", "interrupted"];
+const STATUSES: ViewStatus[] = ["starting", "running", "waiting", "paused", "completed", "failed", "stopped", "interrupted"];
 
 export function initialState(snapshot: Snapshot, now = Date.now()): TuiState {
   const status = (STATUSES as string[]).includes(snapshot.status) ? (snapshot.status as ViewStatus) : "starting";
@@ -13,9 +13,9 @@ export function initialState(snapshot: Snapshot, now = Date.now()): TuiState {
     hat: snapshot.hat,
     iteration: snapshot.iteration,
     status,
-    statusReason: snapshot.stopReason,
+    statusReason: status === "waiting" ? (snapshot.question ?? null) : snapshot.stopReason,
     runtimeMs: snapshot.runtimeMs,
-    runningSince: status === "running" ? now : null,
+    runningSince: status === "running" || status === "waiting" ? now : null,
     context: { tokens: snapshot.contextTokens, window: snapshot.contextWindow, percent, zone: zoneOf(percent) },
     usage: { ...snapshot.usage },
     costUsd: snapshot.costUsd,

@@ -100,9 +100,10 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
     case "session.status":
       if (event.data.status === "running")
         Object.assign(state, { status: "running", statusReason: null, runningSince: state.runningSince ?? now });
-      // Held by the user, the run's clock goes on (the runtime budget and `hatloop show` count it too).
-      else if (event.data.status === "paused" && event.data.reason === "paused by the user")
-        Object.assign(state, { status: "paused", statusReason: event.data.reason, runningSince: state.runningSince ?? now });
+      // Held by the user or waiting for their answer, the run's clock goes on (the runtime budget and
+      // `hatloop show` count it too).
+      else if ((event.data.status === "paused" && event.data.reason === "paused by the user") || event.data.status === "waiting")
+        Object.assign(state, { status: event.data.status, statusReason: event.data.reason, runningSince: state.runningSince ?? now });
       else stopClock(state, event.data.status, event.data.reason, now);
       break;
     case "session.end":
@@ -168,6 +169,7 @@ function toneOf(event: LoopEvent): Tone {
     case "hat.change":
       return "hat";
     case "steer":
+    case "question.answered":
       return "you";
     case "gate.result":
       return event.data.passed ? "good" : "error";

@@ -12,7 +12,8 @@ export interface ActivityEntry {
   text: string;
 }
 
-export type ViewStatus = "starting" | "running" | "paused" | "completed" | "failed" | "stopped" | "interrupted";
+/** waiting: the agent asked a question (statusReason) and the run waits for the answer. */
+export type ViewStatus = "starting" | "running" | "waiting" | "paused" | "completed" | "failed" | "stopped" | "interrupted";
 
 export interface TuiState {
   sessionId: string;
@@ -53,6 +54,8 @@ export interface Snapshot {
   iteration: number;
   status: string;
   stopReason: string | null;
+  /** The agent's open question, when the session waits for an answer. */
+  question?: string | null;
   runtimeMs: number;
   contextTokens: number;
   contextWindow: number;

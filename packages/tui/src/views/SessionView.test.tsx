@@ -27,10 +27,15 @@ function controls(): LoopControls & { calls: string[] } {
     requestStop: () => calls.push("stop"),
     interrupt: () => calls.push("interrupt"),
     steer: (t: string) => calls.push(`steer:${t}`),
+    answer: (t: string) => calls.push(`answer:${t}`),
   };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 20));
+/** Ticks until `done` holds (at most ~2 s): keys are handled and rendered later on a loaded machine. */
+const settle = async (done: () => boolean) => {
+  for (let i = 0; i < 100 && !done(); i++) await tick();
+};
 
 describe("SessionView panes", () => {
   it("shows an empty session before the first event", () => {
@@ -99,6 +104,30 @@ describe("SessionView panes", () => {
 });
 
 describe("SessionView keys", () => {
+  it("shows the agent's question while it waits, answers it with a, and says how to answer when watching", async () => {
+    const asked = [event("session.status", { status: "waiting", reason: "Keep the v1 API or drop it?" }, 3)];
+    const c = controls();
+    const { app, text } = frame(<SessionView store={busyStore(asked)} controls={c} onQuit={() => {}} size={NARROW} now={NOW} />);
+    expect(text()).toContain("? waiting (Keep the v1 API or drop it?)");
+    expect(text()).toMatch(/ \? {2}Keep the v1 API or drop it\? {2}\(a answers\)/);
+    expect(text()).toContain("a answer");
+    app.stdin.write("a");
+    await tick();
+    expect(text()).toContain("answer>");
+    for (const ch of "drop it") app.stdin.write(ch);
+    await tick();
+    app.stdin.write("\r");
+    await tick();
+    expect(c.calls).toEqual(["answer:drop it"]);
+    expect(text()).toContain("answer sent: drop it");
+
+    const watching = frame(<SessionView store={busyStore(asked)} onQuit={() => {}} size={NARROW} now={NOW} />);
+    expect(watching.text()).toContain('(answer with: hatloop answer 1a2b3c4d "...")');
+    watching.app.stdin.write("a");
+    await tick();
+    expect(watching.text()).not.toContain("answer>");
+  });
+
   it("pauses and continues, stops, steers, scrolls, helps and asks before quitting", async () => {
     const c = controls();
     const onQuit = vi.fn();
@@ -155,13 +184,13 @@ describe("SessionView keys", () => {
     app.stdin.write(":");
     await tick();
     app.stdin.write("use fakx\x7fe timers\r");
-    await tick();
+    await settle(() => c.calls.length > 0 && !text().includes("steer>"));
     expect(c.calls).toEqual(["steer:use fake timers"]);
     expect(text()).not.toContain("steer>");
     app.stdin.write(":");
     await tick();
     app.stdin.write("\u0003");
-    await tick();
+    await settle(() => c.calls.includes("interrupt") && !text().includes("steer>"));
     expect(c.calls).toContain("interrupt");
     expect(text()).not.toContain("steer>");
   });

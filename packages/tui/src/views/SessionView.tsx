@@ -8,10 +8,11 @@ import { Header } from "../components/Header.js";
 import { HatTimeline } from "../components/HatTimeline.js";
 import { footerText } from "../components/keys.js";
 import { applyKey, EMPTY_DRAFT, typeText, type Draft, type EditKey } from "../components/line-editor.js";
-import { HelpOverlay, QuitConfirm, SteerInput } from "../components/Overlays.js";
+import { HelpOverlay, QuestionLine, QuitConfirm, SteerInput } from "../components/Overlays.js";
 import { ScratchpadPane } from "../components/ScratchpadPane.js";
 import { col } from "../components/theme.js";
 import type { TuiStore } from "../state/store.js";
+import type { TuiState } from "../state/types.js";
 import { layoutFor } from "./layout.js";
 import { useNow, useTerminalSize, useTuiState } from "./use-tui.js";
 
@@ -23,6 +24,8 @@ export interface LoopControls {
   requestStop(): void;
   interrupt(): void;
   steer(text: string): void;
+  /** The answer to the agent's question (status waiting). */
+  answer(text: string): void;
 }
 
 export interface SessionViewProps {
@@ -38,7 +41,7 @@ export interface SessionViewProps {
 }
 
 type Focus = "activity" | "checklist" | "scratchpad";
-type Overlay = "help" | "steer" | "quit" | null;
+type Overlay = "help" | "steer" | "answer" | "quit" | null;
 const FOCUS_ORDER: Focus[] = ["activity", "checklist", "scratchpad"];
 
 export function SessionView({ store, controls, onQuit, onInterrupt, size, now: fixedNow }: SessionViewProps) {
@@ -47,7 +50,8 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
   // One row short of the terminal: a frame as tall as the terminal makes Ink clear the whole screen
   // (and the scrollback) on every frame instead of redrawing the lines that changed.
   const rows = Math.max(6, terminalRows - 1);
-  const live = state.status === "running" || state.status === "paused" || state.status === "starting";
+  const live = isLiveStatus(state.status);
+  const question = state.status === "waiting" ? (state.statusReason ?? "") : null;
   const now = useNow(state.runningSince !== null, fixedNow);
   const { isRawModeSupported } = useStdin();
   const [focus, setFocusState] = useState<Focus>("activity");
@@ -73,7 +77,12 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
     draftRef.current = next;
     rerender();
   };
-  const layout = layoutFor(columns, rows, state.checklist.length, overlay === "steer" || overlay === "quit" ? 1 : 0);
+  const layout = layoutFor(
+    columns,
+    rows,
+    state.checklist.length,
+    (overlay === "steer" || overlay === "answer" || overlay === "quit" ? 1 : 0) + (question === null ? 0 : 1),
+  );
   const activityRows = Math.max(0, (layout.twoColumns ? layout.bodyRows : layout.bodyRows - layout.checklistRows) - 1);
   const scratchRows = Math.max(0, (layout.twoColumns ? layout.bodyRows - layout.checklistRows : activityRows + 1) - 1);
   const checklistRows = Math.max(0, layout.checklistRows - 1);
@@ -127,7 +136,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
         if (input === "n" || key.escape) setOverlay(null);
         return;
       }
-      if (overlay === "steer") return steerKey(input, key);
+      if (overlay === "steer" || overlay === "answer") return steerKey(input, key);
       if (input === "q") return controls ? setOverlay("quit") : onQuit();
       if (input === "?") return setOverlay("help");
       if (key.tab) return setFocus(FOCUS_ORDER[(FOCUS_ORDER.indexOf(focusRef.current) + 1) % FOCUS_ORDER.length]!);
@@ -153,6 +162,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
       }
       if (!controls || !isLive(store)) return;
       if (input === ":") return setOverlay("steer");
+      if (input === "a" && store.getState().status === "waiting") return setOverlay("answer");
       if (input === "s") {
         controls.requestStop();
         return store.notice("stopping: the current iteration finishes, then a checkpoint", "warn");
@@ -178,7 +188,10 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
     }
     if (key.return) {
       const text = draft.text.trim();
-      if (text) {
+      if (text && overlayRef.current === "answer") {
+        controls?.answer(text);
+        store.notice(`answer sent: ${text}`, "you");
+      } else if (text) {
         controls?.steer(text);
         store.notice(`steering queued for the next iteration: ${text}`, "you");
       }
@@ -245,6 +258,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
       controls: Boolean(controls),
       live,
       paused: state.status === "paused" || Boolean(controls?.paused),
+      waiting: question !== null,
       scrolled: activityOffset > 0,
       overlay,
     },
@@ -277,7 +291,12 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
           {narrowMain}
         </Box>
       )}
-      {overlay === "steer" ? <SteerInput draft={draftRef.current} width={columns} /> : null}
+      {question === null ? null : (
+        <QuestionLine question={question} sessionId={state.sessionId} controls={Boolean(controls)} width={columns} />
+      )}
+      {overlay === "steer" || overlay === "answer" ? (
+        <SteerInput draft={draftRef.current} width={columns} prompt={overlay === "answer" ? "answer> " : "steer> "} />
+      ) : null}
       {overlay === "quit" ? <QuitConfirm /> : null}
       <Text color={col("gray")} wrap="truncate-end">
         {footer}
@@ -287,6 +306,9 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
 }
 
 function isLive(store: TuiStore): boolean {
-  const { status } = store.getState();
-  return status === "running" || status === "paused" || status === "starting";
+  return isLiveStatus(store.getState().status);
+}
+
+function isLiveStatus(status: TuiState["status"]): boolean {
+  return status === "running" || status === "waiting" || status === "paused" || status === "starting";
 }

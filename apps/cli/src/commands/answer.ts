@@ -1,0 +1,68 @@
+import { hostname } from "node:os";
+import type { Command } from "commander";
+import type { SessionRecord } from "@hatloop/core";
+import { fleetStore, type DbStore } from "@hatloop/db";
+import { CliError, usageError } from "../errors.js";
+import { shortId } from "../format.js";
+import { printText } from "../output/print.js";
+import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
+import { isLive } from "../session/liveness.js";
+import { readStdin } from "../stdin.js";
+
+// `hatloop answer SESSION "..."`: the answer to the agent's question, from any terminal on any machine
+// (it goes through the database). A run waiting for it picks it up within a second; a session whose
+// run ended to wait (headless) gets it when resumed — a fleet session is queued again at once.
+
+export function registerAnswer(program: Command): void {
+  program
+    .command("answer")
+    .description("answer the question a session's agent asked; its run goes on")
+    .argument("<session>", "session id or a unique prefix of it")
+    .argument("[answer...]", "the answer, in plain words; - (or nothing, in a pipe) reads it from stdin")
+    .action(async (id: string, words: string[], _flags: unknown, command: Command) => {
+      process.exitCode = await answer(id, await answerText(words), command);
+    });
+}
+
+async function answerText(words: string[]): Promise<string> {
+  const fromStdin = (words.length === 1 && words[0] === "-") || (words.length === 0 && !process.stdin.isTTY);
+  if (words.length === 0 && !fromStdin)
+    throw usageError('no answer: give it as words (hatloop answer ID "use Postgres") or - to read stdin');
+  const text = (fromStdin ? await readStdin() : words.join(" ")).trim();
+  if (!text) throw usageError("the answer is empty");
+  return text;
+}
+
+async function answer(id: string, text: string, command: Command): Promise<number> {
+  const config = configFor(command);
+  const store = await openConfiguredStore(config);
+  try {
+    const session = await resolveSession(store, id);
+    const result = await store.sessions.answer(session.id, text, `cli@${hostname()}`);
+    if (result !== "answered") throw refusal(result, (await store.sessions.get(session.id)) ?? session);
+    const sid = shortId(session.id);
+    if (isLive(session)) printText(`answered: the run of session ${sid} goes on`);
+    else if ((await fleetStore(store.database.db).get(session.id))?.repoUrl) return await queueAgain(store, config, session);
+    else printText(`answered; the session goes on when resumed: hatloop resume ${sid}`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+function refusal(result: "no-session" | "no-question" | "already-answered", session: SessionRecord): CliError {
+  const sid = shortId(session.id);
+  if (result === "already-answered")
+    return new CliError(
+      `session ${sid}'s question was already answered (${session.question?.answeredBy ?? "?"}): ${session.question?.answer ?? ""}`,
+    );
+  if (result === "no-session") return new CliError(`no session ${sid}`);
+  return new CliError(`session ${sid} has no open question (it is ${session.status})`);
+}
+
+/** A fleet session that ended to wait goes back to the queue with its answer. */
+async function queueAgain(store: DbStore, config: ReturnType<typeof configFor>, session: SessionRecord): Promise<number> {
+  printText(`answered session ${shortId(session.id)}'s question`);
+  const { requeue } = await import("./fleet.js");
+  return requeue(store, config, session);
+}
