@@ -29,7 +29,7 @@ export const COMMAND_MODULES: CommandModule[] = [
     register: async () => (await import("./resume.js")).registerResume,
   },
   {
-    commands: [summary("answer [options] <session> [answer...]", "answer the question a session's agent asked; its run goes on")],
+    commands: [summary("answer <session> [answer...]", "answer the question a session's agent asked; its run goes on")],
     register: async () => (await import("./answer.js")).registerAnswer,
   },
   {
