@@ -54,8 +54,8 @@ function oneLine(text: string): string {
 
 /** Runs the CLI and returns the exit code; prints user errors as one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
-  let usage: string | null = null;
-  const program = await buildProgram(argv, (text) => (usage = text));
+  const usage: { error?: string } = {};
+  const program = await buildProgram(argv, (text) => (usage.error = text));
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
@@ -63,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     if (thrown instanceof CommanderError) {
       // --help and --version end here too, with code 0.
       if (thrown.exitCode === 0 || thrown.code === "commander.helpDisplayed" || thrown.code === "commander.version") return ExitCode.ok;
-      if (usage !== null) (await import("./output/print.js")).printError(usage);
+      if (usage.error !== undefined) (await import("./output/print.js")).printError(usage.error);
       return ExitCode.usage;
     }
     const { printError, printText } = await import("./output/print.js");
