@@ -44,8 +44,17 @@ export function pullRequestBody(facts: PullRequestFacts): string {
 function changedLines(h: Handoff | null): string[] {
   if (!h) return ["_no handoff was recorded_"];
   const d = h.diffstat;
+  const stats = new Map(d?.files.map((f) => [f.path, f]));
+  const file = (path: string, what: string) => {
+    const f = stats.get(path);
+    return `- \`${path}\` (${what}${f ? `, +${f.insertions} -${f.deletions}` : ""})`;
+  };
+  const files = [
+    ...h.created_files.map((p) => file(p, "new")),
+    ...h.modified_files.map((p) => file(p, "changed")),
+    ...h.deleted_files.map((p) => file(p, "deleted")),
+  ];
   const stat = d ? [`${d.files_changed} files changed, +${d.insertions} -${d.deletions}`, ""] : [];
-  const files = d?.files.map((f) => `- \`${f.path}\` (+${f.insertions} -${f.deletions})`) ?? [];
   const done = h.completed_items.map((item) => `- [x] ${oneLine(item)}`);
   return [...stat, ...(files.length ? files : ["_no file changes recorded_"]), ...(done.length ? ["", ...done] : [])];
 }
