@@ -1,6 +1,6 @@
 export { AnthropicModel, type AnthropicModelOptions } from "./anthropic/anthropic-model.js";
 export { cloudModelId } from "./providers/cloud-model-ids.js";
-export { ProviderSetupError } from "./providers/cloud-settings.js";
+export { cloudSettings, ProviderSetupError } from "./providers/cloud-settings.js";
 export { createProviderModel } from "./providers/provider-model.js";
 export { MAX_CACHE_BREAKPOINTS } from "./anthropic/cache-breakpoints.js";
 export { contextWindowOf, costOf, isKnownModel, type ModelPrice, priceOf } from "./pricing.js";

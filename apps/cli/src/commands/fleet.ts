@@ -82,7 +82,7 @@ async function submitTask(words: string[], flags: RunFlags, command: Command): P
   const config = configFor(command, runConfigFlags(flags));
   const url = serverUrl(config, "submit");
   if (flags.inPlace) throw usageError("--in-place does not go with submit (a worker works in its own worktree)");
-  const modelId = config.model.startsWith("scripted:") ? chooseModel(config.model, config.retry).id : config.model;
+  const modelId = config.model.startsWith("scripted:") ? chooseModel(config.model, config).id : config.model;
   const task = redactSecrets((await taskText(words, flags.taskFile)).trim());
   if (!task) throw usageError("the task is empty");
   // As `run` does: without a configured window, at most 200k tokens are managed.

@@ -207,7 +207,7 @@ export class Worker {
       session,
       store: fenced,
       config,
-      model: chooseModel(session.model, config.retry),
+      model: chooseModel(session.model, config),
       control: run.control,
       sinks: [],
       git,

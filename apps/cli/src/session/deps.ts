@@ -11,7 +11,7 @@ import {
   type Store,
 } from "@hatloop/core";
 import { loadHats, loadPromptComponents } from "./prompt-files.js";
-import { priceOf } from "@hatloop/model";
+import { cloudModelId, priceOf } from "@hatloop/model";
 import { childEnv, commitAll, createToolset, gitFacts, headCommit, type GateBaseline } from "@hatloop/tools";
 import { gateCommands, gatePort } from "./gates.js";
 import { bundledHatsDir, componentsDir, repoHatsDir } from "./paths.js";
@@ -33,13 +33,15 @@ export async function loopDeps(options: {
 }): Promise<LoopDeps> {
   const { session, config } = options;
   const commands = await gateCommands(session.worktreePath, config);
+  // On a cloud, the summary model in the cloud's form, where the main model runs (else the main model itself).
+  const summaryModel = cloudModelId(config.provider, config.summaryModel, session.model) ?? session.model;
   const context = createContextManager({
     config: config.context,
     store: options.store,
     sessionId: session.id,
     repoPath: session.repoPath,
-    summarizer: { model: options.model, summaryModel: config.summaryModel },
-    summaryPricing: summaryPricing(session.model, config.summaryModel),
+    summarizer: { model: options.model, summaryModel },
+    summaryPricing: summaryPricing(session.model, summaryModel),
   });
   return {
     store: options.store,

@@ -21,7 +21,7 @@ const SNAPSHOTS: Record<string, string> = {
 const BEDROCK_ID = /^(?:([a-z]{2,6})\.)?anthropic\./;
 const DATED = /^(.*)-(\d{8})$/;
 
-export function isBedrockModelId(model: string): boolean {
+function isBedrockModelId(model: string): boolean {
   return BEDROCK_ID.test(model) || model.startsWith("arn:");
 }
 

@@ -6,7 +6,7 @@ import { crc32 } from "node:zlib";
 
 const STRING_HEADER = 7;
 
-export function eventStreamMessage(headers: Record<string, string>, payload: Buffer): Buffer {
+function eventStreamMessage(headers: Record<string, string>, payload: Buffer): Buffer {
   const encoded = Buffer.concat(Object.entries(headers).map(([name, value]) => header(name, value)));
   const prelude = Buffer.alloc(12);
   prelude.writeUInt32BE(12 + encoded.length + payload.length + 4, 0);
