@@ -132,4 +132,21 @@ describe("lifecycle hooks", () => {
       expect.objectContaining({ type: "session.status", hook: "onPause", data: { status: "paused", reason: "budget:iterations" } }),
     ]);
   });
+
+  it("onWaiting gets the agent's question when a headless run ends waiting for an answer", async () => {
+    const web = await webhook(204, false);
+    const { root, repo, env } = setup({ onWaiting: web.url, onPause: "exit 1" });
+    const question = "Which licence should the notes carry: MIT or Apache-2.0?";
+    const scenario = join(root, "ask.jsonl");
+    writeFileSync(scenario, `${JSON.stringify({ text: "One choice is yours.", tools: [{ name: "ask_user", input: { question } }] })}\n`);
+    const r = await runHatloop(
+      ["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(4);
+    expect(web.bodies).toEqual([
+      expect.objectContaining({ type: "session.status", hook: "onWaiting", data: { status: "waiting", reason: question } }),
+    ]);
+    expect(eventsOf(r.stdout).filter((e) => e.type === "hook.failed")).toEqual([]); // onPause did not run
+  });
 });

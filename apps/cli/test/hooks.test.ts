@@ -18,18 +18,21 @@ const end = (status: string) => event("session.end", { status, reason: "r", iter
 const status = (s: string, reason: string | null = null) => event("session.status", { status: s, reason });
 
 describe("which hook an event fires", () => {
-  it("maps iterations, completions, failures, pauses and questions, one pause per pause", () => {
-    expect(hookFor(event("iteration.end", { hat: "creator", durationMs: 5 }), null)).toBe("onIteration");
-    expect(hookFor(end("completed"), null)).toBe("onComplete");
-    expect(hookFor(end("failed"), null)).toBe("onFail");
-    expect(hookFor(end("stopped"), null)).toBe("onFail");
-    expect(hookFor(status("waiting", "Which database should I use?"), null)).toBe("onWaiting");
+  it("maps iterations, completions, failures, pauses and questions, firing a status's hook when the session enters it", () => {
+    expect(hookFor(event("iteration.end", { hat: "creator", durationMs: 5 }), "running")).toBe("onIteration");
+    expect(hookFor(end("completed"), "completed")).toBe("onComplete");
+    expect(hookFor(end("failed"), "failed")).toBe("onFail");
+    expect(hookFor(end("stopped"), "stopped")).toBe("onFail");
+    expect(hookFor(status("waiting", "Which database should I use?"), "running")).toBe("onWaiting");
+    expect(hookFor(status("paused", "paused by the user"), "running")).toBe("onPause");
     expect(hookFor(status("paused", "paused by the user"), null)).toBe("onPause");
-    // A run ending paused reports the status and then the end: the hook fired on the first.
-    expect(hookFor(end("paused"), status("paused", "budget:iterations"))).toBeNull();
-    expect(hookFor(end("paused"), event("checkpoint.saved", {}))).toBe("onPause");
-    expect(hookFor(status("running"), null)).toBeNull();
-    expect(hookFor(event("tool.call", { id: "t", name: "read_file", summary: "" }), null)).toBeNull();
+    // A run that ends paused or waiting says so again, then ends: the hook fired when it entered the status.
+    expect(hookFor(status("waiting", "waiting for an answer"), "waiting")).toBeNull();
+    expect(hookFor(end("waiting"), "waiting")).toBeNull();
+    expect(hookFor(end("paused"), "paused")).toBeNull();
+    expect(hookFor(end("paused"), "running")).toBe("onPause");
+    expect(hookFor(status("running"), "paused")).toBeNull();
+    expect(hookFor(event("tool.call", { id: "t", name: "read_file", summary: "" }), "running")).toBeNull();
   });
 
   it("names a webhook by its origin only, since its path often carries a token", () => {

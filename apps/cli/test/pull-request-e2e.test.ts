@@ -80,9 +80,12 @@ describe("a pull request on completion", () => {
     expect(gh.calls()).toHaveLength(2);
   });
 
-  it("without gh the branch is still pushed; the run completes (exit 0) and says why, with the compare URL", async () => {
+  it("a session run with --pr keeps it on resume; without gh the branch is still pushed, the run completes (exit 0) and says why", async () => {
     const { bare, git, run, env } = setup();
-    const r = await runHatloop([...run, "--pr", "--json"], { ...env, PATH: withoutGh() });
+    const first = await runHatloop([...run, "--pr", "--max-iterations", "1", "--json"], { ...env, PATH: withoutGh() });
+    expect(first.code, first.stderr).toBe(3); // paused at its budget: no pull request yet
+    expect(eventsOf(first.stdout).filter((e) => e.type === "pr.result")).toEqual([]);
+    const r = await runHatloop(["resume", "--last", "--max-iterations", "5", "--json"], { ...env, PATH: withoutGh() });
     expect(r.code, r.stderr).toBe(0);
     const events = eventsOf(r.stdout);
     const branch = events.find((e) => e.type === "session.start")!.data.branch as string;

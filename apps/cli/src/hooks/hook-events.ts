@@ -1,23 +1,26 @@
 import type { LoopEvent } from "@hatloop/core";
 
-// Which lifecycle hook an event fires. A run that ends paused reports session.status "paused" and
-// then session.end "paused": one pause, so onPause fires once, on the first of the two.
+// Which lifecycle hook an event fires. A status fires its hook when the session enters it: a run
+// that ends paused (or waiting for an answer) reports that status again, and then session.end with
+// it, and the hook has already fired.
 
 export type HookName = "onComplete" | "onFail" | "onPause" | "onWaiting" | "onIteration";
 
-export function hookFor(event: LoopEvent, previous: LoopEvent | null): HookName | null {
+const ON_STATUS: Partial<Record<string, HookName>> = { paused: "onPause", waiting: "onWaiting" };
+
+/** `status`: the session's status as the last session.status event before this one said it (null: none yet). */
+export function hookFor(event: LoopEvent, status: string | null): HookName | null {
   switch (event.type) {
     case "iteration.end":
       return "onIteration";
-    case "session.status": {
-      // "waiting" (the agent asked the user) is compared as a string: the status list grows with ask_user.
-      const status: string = event.data.status;
-      return status === "waiting" ? "onWaiting" : status === "paused" ? "onPause" : null;
+    case "session.status":
+      return event.data.status === status ? null : (ON_STATUS[event.data.status] ?? null);
+    case "session.end": {
+      const ended = event.data.status;
+      if (ended === "completed") return "onComplete";
+      if (ended === "failed" || ended === "stopped") return "onFail";
+      return ended === status ? null : (ON_STATUS[ended] ?? null);
     }
-    case "session.end":
-      if (event.data.status === "completed") return "onComplete";
-      if (event.data.status === "failed" || event.data.status === "stopped") return "onFail";
-      return previous?.type === "session.status" && previous.data.status === "paused" ? null : "onPause";
     default:
       return null;
   }

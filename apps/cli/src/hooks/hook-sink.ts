@@ -22,7 +22,7 @@ export function createHookSink(
   options: { cwd: string; report(failure: EventData<"hook.failed">): void; backoffMs?: number },
 ): HookSink {
   const queues = new Map<HookName, { tail: Promise<void>; queued: number; dropped: number }>();
-  let previous: LoopEvent | null = null;
+  let status: string | null = null;
   const cwd = existsSync(options.cwd) ? options.cwd : process.cwd();
 
   const enqueue = (hook: HookName, targets: string[], event: LoopEvent) => {
@@ -62,8 +62,8 @@ export function createHookSink(
 
   return {
     sink(event) {
-      const hook = hookFor(event, previous);
-      previous = event;
+      const hook = hookFor(event, status);
+      if (event.type === "session.status") status = event.data.status;
       const targets = hook ? hooks[hook] : undefined;
       if (hook && targets) enqueue(hook, targets, event);
     },
