@@ -209,7 +209,13 @@ export class Worker {
       config,
       model: chooseModel(session.model, config),
       control: run.control,
-      sinks: [],
+      // The worker's log says what became of a completion's pull request and of a failing hook.
+      sinks: [
+        (event) =>
+          event.type === "pr.result" || event.type === "hook.failed"
+            ? this.say(event.type, { session: session.id, ...event.data })
+            : undefined,
+      ],
       git,
       runner: `worker ${name} (${hostname()}:${process.pid})`,
       notice: (line) => this.say("notice", { session: session.id, line }),
