@@ -1,4 +1,3 @@
-import { PGlite } from "@electric-sql/pglite";
 import { getTableName } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pg-proxy";
 import type { Db } from "./db.js";
@@ -9,7 +8,6 @@ import { EmbeddedRouter } from "./embedded/router.js";
 import { DatabaseError, displayLocation, ensureDataDir, locateDatabase } from "./location.js";
 import { migratePgliteDb, migratePostgresDb } from "./migrate.js";
 import { defaultPgliteDir } from "./paths.js";
-import { postgresClient } from "./postgres-client.js";
 import { connectionFailure } from "./resilience/classify.js";
 import { DatabaseUnavailableError, OutageMonitor, type OutageReport } from "./resilience/outage.js";
 import { PRUNE_RECEIPTS } from "./resilience/receipts.js";
@@ -23,8 +21,12 @@ export interface Database {
   location: string;
   /** For the embedded database: whether this process holds the directory or goes through its holder. */
   role(): "owner" | "client" | "server" | "closed";
-  /** LISTEN on a channel (Postgres only); resolves with the function that stops listening. */
-  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel (Postgres, and the embedded database through its holder); resolves with the
+   * function that stops listening. `null`: a notification may have been missed (the embedded
+   * database changed hands), look again.
+   */
+  listen?(channel: string, onPayload: (payload: string | null) => void): Promise<() => Promise<void>>;
   /**
    * The embedded database's damage check (`hatloop db check`): what is damaged, in words. `deep` when
    * this process holds the directory and could also read every table whole.
@@ -46,6 +48,11 @@ export interface OpenOptions {
   onOutage?: (report: OutageReport) => void;
   /** Open a damaged embedded database anyway, to report on it (`hatloop db check`). */
   allowDamaged?: boolean;
+  /**
+   * The embedded database, when no process holds it: start a warm holder that stays this long after
+   * its last client leaves, and go through it (see embedded/warm-holder.ts). 0 or unset: this process holds it.
+   */
+  lingerMs?: number;
   /** Test templates: start an in-memory database from a dump instead of an empty one. */
   loadDataDir?: Blob;
 }
@@ -84,6 +91,8 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     if (failure) throw new DatabaseUnavailableError(`database unreachable at ${serverAddress(url)} (${failure.cause})`);
     throw new DatabaseError(`cannot use the database at ${location}: ${(error as Error).message}`);
   }
+  // postgres.js is loaded for a Postgres URL only.
+  const { postgresClient } = await import("./postgres-client.js");
   const client = postgresClient(url, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS);
   const execute = resilientQuery(client.execute, monitorFor(serverAddress(url), options));
   await execute(PRUNE_RECEIPTS, [], "object");
@@ -102,7 +111,8 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
 }
 
 async function openMemory(loadDataDir?: Blob): Promise<Database> {
-  const pg = await PGlite.create(loadDataDir ? { loadDataDir } : undefined);
+  const { startPglite } = await import("./embedded/pglite-start.js");
+  const pg = await startPglite(undefined, loadDataDir ? { loadDataDir } : {});
   await migratePgliteDb(pg);
   let open = true;
   return {
@@ -123,6 +133,7 @@ async function openEmbedded(dataDir: string, options: OpenOptions): Promise<Data
     onOpen: migratePgliteDb,
     connectTimeoutMs: options.connectTimeoutMs,
     allowDamaged: options.allowDamaged,
+    lingerMs: options.lingerMs,
   });
   try {
     // Connect now, so a database that cannot be opened fails here with one clear message.
@@ -139,6 +150,7 @@ async function openEmbedded(dataDir: string, options: OpenOptions): Promise<Data
     driver: "pglite",
     location: dataDir,
     role: () => router.role,
+    listen: (channel, onPayload) => router.listen(channel, onPayload),
     async checkDamage() {
       const deep = await router.checkDeeply(TABLES);
       return deep ? { findings: deep, deep: true } : { findings: await findDamage(execute, dataDir, { thorough: true }), deep: false };

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { startPglite } from "./embedded/pglite-start.js";
 import postgres from "postgres";
 import { migratePgliteDb, migrationsFolder } from "./migrate.js";
 import { openStore, type DbStore } from "./store.js";
@@ -65,7 +65,7 @@ export function pgliteTemplate(): Promise<Blob> {
       if (file.endsWith(".sql")) hash.update(readFileSync(join(migrationsFolder, file)));
     const path = join(tmpdir(), `hatloop-template-${hash.digest("hex").slice(0, 16)}.tar`);
     if (existsSync(path)) return new Blob([readFileSync(path)]);
-    const pg = await PGlite.create();
+    const pg = await startPglite();
     await migratePgliteDb(pg);
     const dump = await pg.dumpDataDir("none");
     await pg.close();

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { HatloopConfig } from "@hatloop/core";
-import { openStore, type DbStore } from "@hatloop/db";
+import type { DbStore } from "@hatloop/db";
 import { loadConfig } from "./config/load.js";
 import { CliError } from "./errors.js";
 import { reportOutage } from "./outages.js";
@@ -25,15 +25,27 @@ export function configFor(command: Command, flags: Record<string, unknown> = {})
   return loadConfig({ repoDir: options.repo ?? process.cwd(), env, flags: { databaseUrl: options.db, ...flags } }).config;
 }
 
-export function openConfiguredStore(config: HatloopConfig): Promise<DbStore> {
-  const { outageTimeout, queryTimeout } = config.database;
-  return openStore({ url: config.databaseUrl, outageTimeoutMs: outageTimeout, queryTimeoutMs: queryTimeout, onOutage: reportOutage });
+/**
+ * `warm`: a short command. On the embedded database nobody holds, it starts a warm holder (which
+ * lingers for database.linger) and goes through it rather than opening PGlite in this process.
+ */
+export async function openConfiguredStore(config: HatloopConfig, { warm = false } = {}): Promise<DbStore> {
+  const { outageTimeout, queryTimeout, linger } = config.database;
+  // Imported here: a command loads the database driver when it opens the database.
+  const { openStore } = await import("@hatloop/db");
+  return openStore({
+    url: config.databaseUrl,
+    outageTimeoutMs: outageTimeout,
+    queryTimeoutMs: queryTimeout,
+    onOutage: reportOutage,
+    lingerMs: warm ? linger : 0,
+  });
 }
 
-/** Opens the store for the duration of `fn` and always closes it. */
+/** Opens the store for the duration of `fn` (a short command: see `warm`) and always closes it. */
 export async function withStore<T>(command: Command, fn: (store: DbStore, config: HatloopConfig) => Promise<T>): Promise<T> {
   const config = configFor(command);
-  const store = await openConfiguredStore(config);
+  const store = await openConfiguredStore(config, { warm: true });
   try {
     return await fn(store, config);
   } finally {

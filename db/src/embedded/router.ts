@@ -1,10 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
 import { dirname } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { fileURLToPath } from "node:url";
+import type { PGlite } from "@electric-sql/pglite";
 import { brokerSocketPath } from "../paths.js";
 import { PRUNE_RECEIPTS } from "../resilience/receipts.js";
-import { BrokerClient, OwnerUnreachableError, serveQueries, type Execute, type QueryServer, type RowMode } from "./broker.js";
+import {
+  BrokerClient,
+  OwnerUnreachableError,
+  serveQueries,
+  type Execute,
+  type QueryServer,
+  type RowMode,
+  type Subscribe,
+} from "./broker.js";
 import { DatabaseDamagedError, findDamage, findDamageDeeply } from "./damage.js";
 import { acquireLock, isAlive, processStart } from "./lock.js";
 import { readManifest, writeManifest } from "./manifest.js";
@@ -22,7 +32,17 @@ export interface EmbeddedOptions {
   connectTimeoutMs?: number;
   /** Open a damaged directory anyway, without migrating it (`hatloop db check`). */
   allowDamaged?: boolean;
+  /**
+   * When nobody holds the directory, start a warm holder (warm-holder.ts) in a process of its own
+   * and go through it, instead of opening the directory here; it stays for this long after its last
+   * client leaves, so the next command finds it. Without it, this process becomes the holder.
+   */
+  lingerMs?: number;
+  /** As holder: told how many clients are connected, whenever that changes. */
+  onClients?: (count: number) => void;
 }
+
+const warmHolderScript = fileURLToPath(new URL("./warm-holder.js", import.meta.url));
 
 type Route =
   | { kind: "owner"; pg: PGlite; server: QueryServer; release: () => void; damaged: boolean; wrote: boolean }
@@ -34,10 +54,16 @@ const READ = /^\s*select\s/i;
 /** About 20 s of retries while a departing owner hands the directory over. */
 const MAX_ATTEMPTS = 110;
 
+/** Told of each NOTIFY on its channel; null when the route changed and one may have been missed. */
+type Listener = (payload: string | null) => void;
+
 export class EmbeddedRouter {
   private route: Route | null = null;
   private connecting: Promise<Route> | null = null;
   private closed = false;
+  private readonly listeners = new Map<string, Set<Listener>>();
+  /** How the current route listens: stops listening on it. */
+  private unlistenRoute: Array<() => Promise<void>> = [];
 
   constructor(private readonly options: EmbeddedOptions) {}
 
@@ -63,8 +89,44 @@ export class EmbeddedRouter {
     }
   }
 
+  /**
+   * LISTEN on `channel`, across hand-overs: each new route (this process as holder, or a client of
+   * the next one) listens again, and the listener is told `null` then, since a NOTIFY may have
+   * been missed in between. Resolves with the function that stops listening.
+   */
+  async listen(channel: string, onPayload: Listener): Promise<() => Promise<void>> {
+    const set = this.listeners.get(channel) ?? new Set<Listener>();
+    this.listeners.set(channel, set);
+    const first = set.size === 0;
+    set.add(onPayload);
+    // A route being made listens on every channel once made (listenAgain); a route already made
+    // starts listening on a new channel here.
+    const made = this.route && !(this.route.kind === "client" && this.route.client.isClosed) ? this.route : null;
+    if (made && first) this.unlistenRoute.push(await this.listenOn(made, channel));
+    else if (!made) await this.current();
+    return async () => {
+      set.delete(onPayload);
+    };
+  }
+
+  private listenOn(route: Route, channel: string): Promise<() => Promise<void>> {
+    const deliver = (payload: string | null) => this.listeners.get(channel)?.forEach((l) => l(payload));
+    if (route.kind === "owner") return route.pg.listen(channel, deliver);
+    return route.client.listen(channel, deliver).then(() => () => route.client.unlisten(channel));
+  }
+
+  /** A new route: listen on it for every channel, and wake the listeners. */
+  private async listenAgain(route: Route): Promise<void> {
+    this.unlistenRoute = [];
+    for (const channel of this.listeners.keys()) {
+      this.unlistenRoute.push(await this.listenOn(route, channel));
+      this.listeners.get(channel)?.forEach((l) => l(null));
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all(this.unlistenRoute.map((stop) => stop().catch(() => {})));
     const route = this.route ?? (this.connecting ? await this.connecting.catch(() => null) : null);
     this.route = null;
     if (!route) return;
@@ -97,6 +159,7 @@ export class EmbeddedRouter {
     const lockDir = `${dataDir}.lock`;
     mkdirSync(dirname(dataDir), { recursive: true });
     const deadline = Date.now() + (this.options.connectTimeoutMs ?? 30_000);
+    let warm: ChildProcess | null = null;
     for (;;) {
       const lock = acquireLock(lockDir, {
         pid: process.pid,
@@ -105,8 +168,17 @@ export class EmbeddedRouter {
         token: randomUUID(),
         since: new Date().toISOString(),
       });
+      // Nobody holds it: hand the lock to a warm holder of its own, unless one was started and failed
+      // (a damaged directory, say), in which case this process opens it and says why.
+      if (lock.kind === "acquired" && this.options.lingerMs && (warm === null || warm.exitCode === null)) {
+        lock.release();
+        warm ??= this.startWarmHolder(this.options.lingerMs);
+        await new Promise((r) => setTimeout(r, 20));
+        continue;
+      }
       if (lock.kind === "acquired") {
         this.route = await this.becomeOwner(socket, lock.release);
+        await this.listenAgain(this.route);
         return this.route;
       }
       const owner = lock.owner;
@@ -114,6 +186,11 @@ export class EmbeddedRouter {
         try {
           const client = await BrokerClient.connect(owner.socket);
           this.route = { kind: "client", client };
+          // Listeners must not wait for the next query to find the holder gone.
+          client.onClose = () => {
+            if (this.listeners.size > 0 && !this.closed) void this.current().catch(() => {});
+          };
+          await this.listenAgain(this.route);
           return this.route;
         } catch (error) {
           if (!(error instanceof OwnerUnreachableError)) throw error;
@@ -124,15 +201,28 @@ export class EmbeddedRouter {
         const who = owner ? `process ${owner.pid}${isAlive(owner) ? "" : " (gone)"}` : "another process";
         throw new Error(`the embedded database at ${dataDir} is held by ${who} and did not answer; set DATABASE_URL to use Postgres`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, warm ? 20 : 100));
     }
+  }
+
+  private startWarmHolder(lingerMs: number): ChildProcess {
+    const child = spawn(process.execPath, [warmHolderScript, this.options.dataDir, String(lingerMs)], {
+      detached: true,
+      stdio: "ignore",
+      cwd: "/",
+    });
+    child.on("error", () => {});
+    child.unref();
+    return child;
   }
 
   private async becomeOwner(socket: string, release: () => void): Promise<Route> {
     const { dataDir } = this.options;
     let pg: PGlite | null = null;
     try {
-      pg = await PGlite.create(dataDir);
+      // Imported here: a process that only talks to a holder never loads PGlite.
+      const { startPglite } = await import("./pglite-start.js");
+      pg = await startPglite(dataDir);
       const execute = this.local({ pg });
       // Checked before anything is written to it, migrations included.
       const damage = await findDamage(execute, dataDir);
@@ -143,7 +233,8 @@ export class EmbeddedRouter {
       }
       // Without a manifest, the next close writes one even if nothing else is written.
       const owner = { pg, damaged: damage.length > 0, wrote: readManifest(dataDir) === null };
-      const server = await serveQueries(socket, this.local(owner));
+      const subscribe: Subscribe = (channel, onPayload) => pg!.listen(channel, onPayload);
+      const server = await serveQueries(socket, this.local(owner), subscribe, this.options.onClients);
       return Object.assign(owner, { kind: "owner" as const, server, release });
     } catch (error) {
       await pg?.close().catch(() => {});

@@ -19,9 +19,9 @@ function toStored(row: typeof events.$inferSelect): StoredEvent {
 /** The channel watchers LISTEN on; the payload is the session id. */
 const EVENTS_CHANNEL = "hatloop_events";
 
-export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+export type Listen = (channel: string, onPayload: (payload: string | null) => void) => Promise<() => Promise<void>>;
 
-/** `listen` is given on Postgres: appends then NOTIFY, and watchers can subscribe. */
+/** With `listen` (Postgres, the embedded database's holder): appends then NOTIFY, and watchers can subscribe. */
 export function eventStore(db: Db, listen?: Listen, fence?: Fence): EventStore {
   return {
     async append(sessionId, batch) {
@@ -39,7 +39,10 @@ export function eventStore(db: Db, listen?: Listen, fence?: Fence): EventStore {
       if (listen) await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${sessionId})`);
     },
     ...(listen
-      ? { subscribe: (sessionId: string, onAppend: () => void) => listen(EVENTS_CHANNEL, (payload) => payload === sessionId && onAppend()) }
+      ? {
+          subscribe: (sessionId: string, onAppend: () => void) =>
+            listen(EVENTS_CHANNEL, (payload) => (payload === null || payload === sessionId) && onAppend()),
+        }
       : {}),
     async after(sessionId, afterId, limit = 500) {
       const rows = await db

@@ -1,9 +1,8 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { NewSession, SessionRecord } from "@hatloop/core";
 import type { Db } from "../db.js";
-import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { drizzle as drizzleProxy } from "drizzle-orm/pg-proxy";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { fleetSessions, schema } from "../schema.js";
 import { sessionStore } from "./sessions.js";
 
@@ -100,7 +99,9 @@ export async function submitSession(
   repoUrl: string,
   enqueue: (tx: SqlExecutor) => Promise<string | null>,
 ): Promise<{ session: SessionRecord; jobId: string }> {
-  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  // Loaded here, so that a process on the embedded database never loads postgres.js.
+  const [{ default: connect }, { drizzle: drizzlePostgres }] = await Promise.all([import("postgres"), import("drizzle-orm/postgres-js")]);
+  const client = connect(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
   drizzlePostgres({ client }); // the same parsers as the pool's (postgres-client.ts)
   try {
     return await client.begin(async (tx) => {
@@ -136,7 +137,8 @@ export async function takeRepoSlot(
   repoUrl: string,
   limit: number,
 ): Promise<{ slot: number; release(): Promise<void> } | null> {
-  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10, idle_timeout: 0 });
+  const { default: connect } = await import("postgres");
+  const client = connect(url, { max: 1, onnotice: () => {}, connect_timeout: 10, idle_timeout: 0 });
   try {
     for (let slot = 0; slot < limit; slot++) {
       const [row] = await client<

@@ -206,9 +206,14 @@ export const configSchema = z
           .refine((ms) => ms >= 1_000, "expected at least 1s")
           .default(30_000)
           .describe("A query with no answer for this long counts as the database being unreachable (a hung server); at least `1s`."),
+        linger: duration
+          .default(120_000)
+          .describe(
+            "Embedded database: short commands (`ls`, `show`, `logs`, `handoff`, `watch`, `rm`, `prune`, `db migrate`) start a warm holder process that stays this long after its last client leaves, so the next command finds the database started. `0`: each command opens it itself ([data.md](data.md#start-up-and-memory)).",
+          ),
       })
       .strict()
-      .default({ outageTimeout: 300_000, queryTimeout: 30_000 }),
+      .default({ outageTimeout: 300_000, queryTimeout: 30_000, linger: 120_000 }),
     /**
      * The fleet (hatloop submit / worker): how many sessions of one repository run at once across
      * all workers (unset: no limit); the queue's job heartbeat (a job whose worker stops beating this

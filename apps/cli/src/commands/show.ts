@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { ChecklistItem, CheckpointRecord, SessionRecord, Store } from "@hatloop/core";
-import { dirtyStateRef, hasRef } from "@hatloop/tools";
 import { formatAge, formatCost, formatDuration, formatTokens, shortId } from "../format.js";
 import { resolveSession, withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
@@ -51,15 +50,21 @@ export interface SessionDetails {
 }
 
 export async function sessionDetails(store: Store, session: SessionRecord): Promise<SessionDetails> {
-  const ref = dirtyStateRef(shortId(session.id));
-  const [checklist, checkpoint, messages, kept, status] = await Promise.all([
+  const [checklist, checkpoint, messages, dirtyRef, status] = await Promise.all([
     store.checklist.list(session.id),
     store.checkpoints.latest(session.id),
     store.messages.count(session.id),
-    session.inPlace ? hasRef(session.repoPath, ref) : false,
+    session.inPlace ? keptDirtyState(session) : null,
     currentStatus(store, session),
   ]);
-  return { session, checklist, checkpoint, messages, dirtyRef: kept ? ref : null, status };
+  return { session, checklist, checkpoint, messages, dirtyRef, status };
+}
+
+/** The ref holding the checkout's changes from before an in-place session, if kept (git is loaded only for these). */
+async function keptDirtyState(session: SessionRecord): Promise<string | null> {
+  const { dirtyStateRef, hasRef } = await import("@hatloop/tools");
+  const ref = dirtyStateRef(shortId(session.id));
+  return (await hasRef(session.repoPath, ref)) ? ref : null;
 }
 
 export function renderSession({ session: s, checklist, checkpoint, messages, dirtyRef, status }: SessionDetails): string {

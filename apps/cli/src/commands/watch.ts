@@ -20,7 +20,7 @@ export function registerWatch(program: Command): void {
     .option("--json", "print events as JSON lines")
     .option("--plain", "plain lines even on a terminal (no TUI)")
     .action(async (id: string | undefined, flags: { json?: boolean; plain?: boolean }, command: Command) => {
-      const store = await openConfiguredStore(configFor(command));
+      const store = await openConfiguredStore(configFor(command), { warm: true });
       try {
         const session = id ? await resolveSession(store, id) : await mostRecentRunning(store);
         await watchSession(store, session, outputMode(flags));

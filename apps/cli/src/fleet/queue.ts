@@ -1,4 +1,4 @@
-import { PgBoss, type SendOptions } from "pg-boss";
+import type { PgBoss, SendOptions } from "pg-boss";
 import type { HatloopConfig } from "@hatloop/core";
 import type { SqlExecutor } from "@hatloop/db";
 import { usageError } from "../errors.js";
@@ -33,6 +33,8 @@ export function serverUrl(config: HatloopConfig, command: string): string {
 /** Starts pg-boss (installing its schema the first time); a worker also supervises (heartbeats, expiry). */
 export async function openQueue(url: string, config: HatloopConfig, options: { supervise: boolean }): Promise<PgBoss> {
   const interval = Math.max(1, Math.round(config.fleet.supervise / 1_000));
+  // Loaded here: `ls` and `show` read this module's names and never need pg-boss itself.
+  const { PgBoss } = await import("pg-boss");
   const boss = new PgBoss({
     connectionString: url,
     schema: QUEUE_SCHEMA,

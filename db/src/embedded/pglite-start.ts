@@ -1,0 +1,41 @@
+import { readFile } from "node:fs/promises";
+import { setFlagsFromString } from "node:v8";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+
+// How hatloop starts PGlite, measured (`pnpm bench startup`, docs/data.md "Start-up and memory"):
+// - V8 compiles PGlite's 9 MB of WebAssembly with Liftoff, its baseline compiler, and never tiers
+//   up: the optimising tier took ~0.5 s of CPU and ~50 MiB per process, and hatloop's queries are too
+//   small for it to pay back (the loop's overhead is unchanged, see the runtime bench). Set before
+//   the first module is compiled; it only concerns WebAssembly.
+// - shared_buffers is 16 MB instead of PGlite's 128 MB: the buffers are touched as pages are read,
+//   and a session's working set is far smaller; the OS page cache holds the rest of the directory.
+// - the compiled modules are kept for the process, so each later PGlite (tests, templates) skips
+//   compiling them again.
+setFlagsFromString("--liftoff-only");
+
+// Node has WebAssembly; this package's TypeScript libs do not describe it, so a compiled module is
+// an opaque object here.
+interface CompiledModules {
+  pgliteWasmModule: object;
+  initdbWasmModule: object;
+}
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
+
+const START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+let modules: Promise<CompiledModules> | null = null;
+
+function compiledModules(): Promise<CompiledModules> {
+  modules ??= (async () => {
+    const compile = async (name: string) => wasm.compile(await readFile(new URL(name, import.meta.resolve("@electric-sql/pglite"))));
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([compile("pglite.wasm"), compile("initdb.wasm")]);
+    return { pgliteWasmModule, initdbWasmModule };
+  })();
+  return modules;
+}
+
+/** A PGlite on `dataDir` (in memory without one), started as described above. */
+export async function startPglite(dataDir?: string, options: Pick<PGliteOptions, "loadDataDir"> = {}): Promise<PGlite> {
+  const compiled = (await compiledModules()) as Pick<PGliteOptions, keyof CompiledModules>;
+  return PGlite.create({ ...(dataDir ? { dataDir } : {}), ...options, ...compiled, startParams: START_PARAMS });
+}
