@@ -36,6 +36,11 @@ describe.skipIf(!server)("the fleet: --pr and hooks", () => {
     expect(ran.code, ran.stderr).toBe(0);
     const id = (JSON.parse(ran.stdout) as { id: string }).id;
 
+    // Its options were set at submit: resume cannot add --pr to a fleet session.
+    const again = await runHatloop(["resume", id.slice(0, 8), "--draft"], base);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toBe(`hatloop: session ${id.slice(0, 8)} runs on the fleet: give --pr or --draft to hatloop submit\n`);
+
     const gh = fakeGh("ok");
     const workerHook = join(root, "worker-hook.json");
     const worker = startWorker("w1", {

@@ -60,6 +60,9 @@ async function resume(id: string | undefined, flags: ResumeFlags, command: Comma
     // A fleet session goes back to the queue (with any raised budget), for whichever worker is free.
     if ((await fleetStore(store.database.db).get(session.id))?.repoUrl) {
       checkResumable(session, flags);
+      // A queued session's options travel in its row, set at submit; a flag here would do nothing.
+      if (flags.pr || flags.draft)
+        throw usageError(`session ${shortId(session.id)} runs on the fleet: give --pr or --draft to hatloop submit`);
       return await requeue(store, config, await applyBudgets(store, session, flags));
     }
     return await resumeSession(store, session, flags, config);
