@@ -6,7 +6,7 @@ import { CliError } from "../errors.js";
 import { shortId } from "../format.js";
 import { positiveInt } from "../options.js";
 import { resolveSession, withStore } from "../runtime.js";
-import { findHandoff } from "../session/handoff.js";
+import { findHandoff, withOpenQuestion } from "../session/handoff.js";
 import { printJsonText, printText } from "../output/print.js";
 
 const RENDERERS = { md: renderHandoffMarkdown, json: renderHandoffJson, yaml: renderHandoffYaml } as const;
@@ -28,7 +28,7 @@ export function registerHandoff(program: Command): void {
             : `session ${shortId(session.id)} has no handoff yet`;
           throw new CliError(which);
         }
-        const text = RENDERERS[flags.format](redactValue(found.handoff) as Handoff);
+        const text = RENDERERS[flags.format](redactValue(withOpenQuestion(found.handoff, session)) as Handoff);
         if (flags.format === "json") printJsonText(text);
         else printText(text.replace(/\n$/, ""));
       });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Store } from "@hatloop/core";
 import { jsonText } from "../output/print.js";
-import { findHandoff } from "../session/handoff.js";
+import { findHandoff, withOpenQuestion } from "../session/handoff.js";
 import { refusal, type ServeAccess } from "./access.js";
 import { publicSession, publicSessionDetails } from "./fields.js";
 
@@ -38,7 +38,7 @@ export function apiHandler(store: Store, access: ServeAccess) {
       }
       const handoff = await findHandoff(store, session.id);
       if (!handoff) return send(404, { error: `session ${session.id} has no handoff yet` });
-      return send(200, handoff.handoff);
+      return send(200, withOpenQuestion(handoff.handoff, session));
     } catch (error) {
       return send(500, { error: (error as Error).message });
     }

@@ -12,6 +12,8 @@ export function publicSession(s: SessionRecord) {
     status: displayStatus(s),
     stopReason: s.stopReason,
     lastError: s.lastError,
+    /** The agent's open question (status waiting), or an answer given and not yet delivered. */
+    question: s.question,
     hat: s.hat,
     iteration: s.iteration,
     model: s.model,

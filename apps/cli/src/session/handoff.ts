@@ -1,5 +1,5 @@
 import { validateHandoff, type Handoff } from "@hatloop/context";
-import type { CheckpointRecord, Store } from "@hatloop/core";
+import type { CheckpointRecord, SessionRecord, Store } from "@hatloop/core";
 
 /** The handoff of a given checkpoint, or of the newest checkpoint that has a valid one. */
 export async function findHandoff(
@@ -18,4 +18,13 @@ export async function findHandoff(
     }
   }
   return null;
+}
+
+/**
+ * The handoff with the agent's open question, when the session waits for an answer: the question
+ * lives on the session (it may be newer than the last checkpoint), so it is added as it is now.
+ */
+export function withOpenQuestion(handoff: Handoff, session: SessionRecord): Handoff {
+  const q = session.question;
+  return q ? { ...handoff, open_question: { question: q.text, asked_at: q.askedAt, iteration: q.iteration, answer: q.answer } } : handoff;
 }

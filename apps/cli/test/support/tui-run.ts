@@ -11,7 +11,7 @@ import type { Tmux } from "./tmux.js";
 
 export const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
 
-export type Step = { write: string } | { hold: string } | { complete: true };
+export type Step = { write: string } | { hold: string } | { ask: string } | { complete: true };
 
 export interface TuiRun {
   home: string;
@@ -22,7 +22,7 @@ export interface TuiRun {
   gate(name: string): string;
   release(name: string): void;
   sessionId(): Promise<string>;
-  hatloop(args: string[]): ReturnType<typeof runHatloop>;
+  hatloop(args: string[], options?: { stdin?: string }): ReturnType<typeof runHatloop>;
 }
 
 export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: string } {
@@ -42,7 +42,9 @@ export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: strin
             text: `Waiting for ${s.hold}.`,
             tools: [{ name: "run_command", input: { command: `while [ ! -e '${gate(s.hold)}' ]; do sleep 0.05; done; echo go` } }],
           }
-        : { text: "All steps written.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] },
+        : "ask" in s
+          ? { text: "A choice only you can make.", tools: [{ name: "ask_user", input: { question: s.ask } }] }
+          : { text: "All steps written.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] },
   );
   const scenario = join(root, "scenario.jsonl");
   writeFileSync(scenario, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
@@ -64,7 +66,7 @@ export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: strin
       const out = await runHatloop(["ls", "--json"], vars);
       return (JSON.parse(out.stdout) as Array<{ id: string }>)[0]!.id;
     },
-    hatloop: (args) => runHatloop(args, vars),
+    hatloop: (args, options) => runHatloop(args, vars, options),
   };
 }
 

@@ -106,5 +106,6 @@ export function buildHandoff(inputs: HandoffInputs): Handoff {
     commits: commitsOf(inputs.git.commits),
     usage: usageOf(inputs.usage),
     failure,
+    open_question: null,
   };
 }

@@ -119,6 +119,13 @@ export function renderHandoffMarkdown(h: Handoff): string {
             ...fenced(h.failure.last_error),
           ],
     ),
+    ...(h.open_question
+      ? section("Waiting for an answer", [
+          oneLine(h.open_question.question),
+          "",
+          h.open_question.answer === null ? "_not answered yet (hatloop answer)_" : `Answered: ${oneLine(h.open_question.answer)}`,
+        ])
+      : []),
     ...section("Continuation prompt", fenced(h.continuation_prompt)),
   ];
   return `${lines.join("\n")}\n`;

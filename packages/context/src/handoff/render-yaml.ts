@@ -53,6 +53,7 @@ function layoutOf(h: Handoff): Record<string, unknown> {
     learnings: h.learnings,
     usage: h.usage,
     failure: h.failure,
+    ...(h.open_question ? { open_question: h.open_question } : {}),
     continuation_prompt: h.continuation_prompt,
   };
 }
@@ -120,5 +121,6 @@ export function parseHandoffYaml(text: string): Handoff {
     commits: git.commits,
     usage: o.usage,
     failure: o.failure,
+    open_question: o.open_question,
   });
 }

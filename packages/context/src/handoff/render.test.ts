@@ -57,6 +57,7 @@ function nastyHandoff(): Handoff {
     thread: { summary: NASTY.join("\n"), key_exchanges: NASTY.map((gist, i) => ({ role: i % 2 ? "agent" : "user", gist })) },
     commits: [{ sha: "0000001", subject: "fix: a # b" }],
     failure: { last_error: "Error: x\n    at y (z.ts:1:2)\n", failed_at: null, recovery_hint: null },
+    open_question: { question: NASTY.join(" "), asked_at: "2026-03-01T00:00:00Z", iteration: 4, answer: null },
   };
 }
 
@@ -78,6 +79,22 @@ describe("renderHandoffJson / parseHandoffJson", () => {
     delete wrong.working;
     expect(() => parseHandoffJson(JSON.stringify(wrong))).toThrow("$.working");
     expect(() => parseHandoffJson(JSON.stringify({ ...wrong, schema: "other" }))).toThrow("$.schema");
+  });
+});
+
+describe("the open question", () => {
+  it("is absent (null) in a built handoff and in a stored one without it, and shown in Markdown when set", () => {
+    const built = buildHandoff(richInputs());
+    expect(built.open_question).toBeNull();
+    const { open_question: _, ...older } = built;
+    expect(parseHandoffJson(JSON.stringify(older)).open_question).toBeNull();
+    const asked = {
+      ...built,
+      open_question: { question: "MIT or Apache-2.0?", asked_at: "2026-03-01T00:00:00Z", iteration: 4, answer: null },
+    };
+    expect(renderHandoffMarkdown(asked)).toContain("## Waiting for an answer\n\nMIT or Apache-2.0?\n\n_not answered yet (hatloop answer)_");
+    expect(renderHandoffMarkdown({ ...asked, open_question: { ...asked.open_question, answer: "MIT" } })).toContain("Answered: MIT");
+    expect(renderHandoffMarkdown(built)).not.toContain("Waiting for an answer");
   });
 });
 

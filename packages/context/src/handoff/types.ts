@@ -102,4 +102,16 @@ export interface Handoff {
   commits: CommitSummary[];
   usage: UsageSnapshot | null;
   failure: FailureContext | null;
+  /**
+   * The agent's question while the session waits for a person (ask_user); its answer once given and
+   * not yet delivered. Filled from the session when the handoff is shown (a checkpoint may be older).
+   */
+  open_question: OpenQuestion | null;
+}
+
+export interface OpenQuestion {
+  question: string;
+  asked_at: string;
+  iteration: number;
+  answer: string | null;
 }

@@ -12,6 +12,7 @@ import {
   type HandoffStatus,
   type HandoffThread,
   type HandoffWorking,
+  type OpenQuestion,
   type UsageSnapshot,
 } from "./types.js";
 
@@ -152,6 +153,16 @@ function failure(v: unknown, p: string): FailureContext {
   };
 }
 
+function openQuestion(v: unknown, p: string): OpenQuestion {
+  const o = obj(v, p);
+  return {
+    question: str(o.question, `${p}.question`),
+    asked_at: str(o.asked_at, `${p}.asked_at`),
+    iteration: num(o.iteration, `${p}.iteration`),
+    answer: nullable(str)(o.answer, `${p}.answer`),
+  };
+}
+
 /** The value as a Handoff, or a HandoffFormatError naming the first wrong path. */
 export function validateHandoff(value: unknown): Handoff {
   const o = obj(value, "$");
@@ -183,5 +194,6 @@ export function validateHandoff(value: unknown): Handoff {
     commits: list(commit)(o.commits, "$.commits"),
     usage: nullable(usage)(o.usage, "$.usage"),
     failure: nullable(failure)(o.failure, "$.failure"),
+    open_question: o.open_question === undefined ? null : nullable(openQuestion)(o.open_question, "$.open_question"),
   };
 }
