@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { configSchema, EVENT_VERSION, type EventData, type LoopEvent } from "@hatloop/core";
+import { loadConfig } from "../src/config/load.js";
 import { hookFor } from "../src/hooks/hook-events.js";
 import { createHookSink } from "../src/hooks/hook-sink.js";
 import { targetLabel } from "../src/hooks/deliver.js";
@@ -33,6 +34,19 @@ describe("which hook an event fires", () => {
     expect(hookFor(end("paused"), "running")).toBe("onPause");
     expect(hookFor(status("running"), "paused")).toBeNull();
     expect(hookFor(event("tool.call", { id: "t", name: "read_file", summary: "" }), "running")).toBeNull();
+  });
+
+  it("a hook is a command or a valid http(s) URL, one or a list; anything else is a config error naming the key", () => {
+    expect(configSchema.parse({ hooks: { onFail: "./page-me.sh" } }).hooks.onFail).toEqual(["./page-me.sh"]);
+    expect(configSchema.parse({}).hooks).toEqual({ timeout: 10_000, retries: 2 });
+    const dir = mkdtempSync(join(tmpdir(), "hatloop-hooks-config-"));
+    const file = join(dir, "config.json");
+    writeFileSync(file, JSON.stringify({ hooks: { onComplete: ["notify-send done", "https://"] } }));
+    expect(() => loadConfig({ repoDir: dir, env: { HATLOOP_CONFIG: file } })).toThrow(
+      /^invalid config: hooks\.onComplete \(from .*config\.json\): expected a shell command or a valid http\(s\) URL$/,
+    );
+    writeFileSync(file, JSON.stringify({ hooks: { onComplete: [] } }));
+    expect(() => loadConfig({ repoDir: dir, env: { HATLOOP_CONFIG: file } })).toThrow(/^invalid config: hooks\.onComplete/);
   });
 
   it("names a webhook by its origin only, since its path often carries a token", () => {

@@ -115,4 +115,23 @@ describe("a pull request on completion", () => {
     );
     expect(gh.calls().map((c) => c.args.slice(0, 2))).toEqual([["auth", "status"]]);
   });
+
+  it("in place on the base branch there is nothing to propose: nothing is pushed, gh is not asked, the run completes", async () => {
+    const { bare, git, run, env } = setup();
+    const gh = fakeGh("ok");
+    const r = await runHatloop([...run, "--in-place", "--pr", "--json"], { ...env, PATH: gh.path });
+    expect(r.code, r.stderr).toBe(0);
+    expect(eventsOf(r.stdout).at(-1)).toMatchObject({
+      type: "pr.result",
+      data: {
+        opened: false,
+        branch: "main",
+        base: "main",
+        pushed: false,
+        reason: "the session worked on main, the base branch itself (in place): nothing to propose",
+      },
+    });
+    expect(git(bare, "log", "--format=%s", "main")).toBe("initial");
+    expect(gh.calls()).toEqual([]);
+  });
 });
