@@ -20,7 +20,7 @@ describe("the agent asks the person (ask_user)", () => {
     const first = await runFixture({ turns: [asks] });
     expect(first.outcome).toEqual({ status: "waiting", reason: "waiting for an answer", exitCode: 4 });
     expect(first.session).toMatchObject({ status: "waiting", question: { text: "Postgres or SQLite?", answer: null, iteration: 1 } });
-    expect(first.of("session.status").map((e) => e.data.status)).toEqual(["running", "waiting", "waiting"]);
+    expect(first.of("session.status").map((e) => e.data.status)).toEqual(["running", "waiting"]);
     expect(messageText(first.messages.at(-1)!.message)).toContain("Asked. The run waits after this turn");
     expect(await first.store.checkpoints.latest(ID)).toMatchObject({ reason: "question" });
 

@@ -130,7 +130,8 @@ async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter
     iteration: state.iteration,
     hat: state.hat.name,
   });
-  emitter.emit("session.status", { status: outcome.status, reason: outcome.reason });
+  // A run ending to wait for an answer said so when it began waiting, with the question.
+  if (outcome.status !== "waiting") emitter.emit("session.status", { status: outcome.status, reason: outcome.reason });
   emitter.emit("session.end", {
     status: outcome.status === "stopped" ? "stopped" : outcome.status,
     reason: outcome.reason,
