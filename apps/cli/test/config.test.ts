@@ -61,6 +61,23 @@ describe("config layers", () => {
     expect(config.gates.test).toBe("make test");
   });
 
+  it("takes a provider and MCP servers from the environment (an object as JSON) and checks them", () => {
+    const { repo, env } = fixture();
+    const servers = { docs: { type: "http", url: "https://mcp.example.com/mcp" }, files: { command: "mcp-files", args: ["--ro"] } };
+    const { config } = loadConfig({
+      repoDir: repo,
+      env: { ...env, HATLOOP_PROVIDER: "vertex", HATLOOP_MCP__SERVERS: JSON.stringify(servers) },
+    });
+    expect(config.provider).toBe("vertex");
+    expect(config.mcp.servers).toEqual({
+      docs: { type: "http", url: "https://mcp.example.com/mcp", headers: {} },
+      files: { command: "mcp-files", args: ["--ro"], env: {} },
+    });
+    expect(
+      errorOf(() => loadConfig({ repoDir: repo, env: { ...env, HATLOOP_MCP__SERVERS: '{"bad name": {"command": "x"}}' } })).message,
+    ).toMatch(/mcp\.servers/);
+  });
+
   it("names the bad key and where it came from, in one line", () => {
     const { repo, env } = fixture({ context: { warnPct: 150 } });
     const error = errorOf(() => loadConfig({ repoDir: repo, env }));

@@ -115,6 +115,50 @@ export const prConfigSchema = z
   })
   .strict();
 
+/**
+ * One MCP server, in the shape of Claude Code's `.mcp.json`: a command started over stdio, or a
+ * streamable-HTTP endpoint. Its tools reach the hats that allow them as `mcp__<server>__<tool>`.
+ */
+export const mcpServerSchema = z.union([
+  z
+    .object({
+      type: z.literal("stdio").optional(),
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).default({}),
+      cwd: z.string().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal("http"),
+      url: z.url(),
+      headers: z.record(z.string(), z.string()).default({}),
+    })
+    .strict(),
+]);
+
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+
+/** A server's name becomes part of its tools' names, which the API allows only these characters in. */
+export const mcpServerNameSchema = z.string().regex(/^[A-Za-z0-9_-]+$/, "expected letters, digits, _ or -");
+
+const mcpConfigSchema = z
+  .object({
+    servers: z
+      .record(mcpServerNameSchema, mcpServerSchema)
+      .default({})
+      .describe(
+        'MCP servers whose tools the hats may use, as in `.mcp.json`: `{"name": {"command", "args", "env"}}` or `{"name": {"type": "http", "url", "headers"}}`; see [mcp.md](mcp.md).',
+      ),
+    projectFile: z
+      .boolean()
+      .default(true)
+      .describe("Also start the servers of the repository's `.mcp.json` (same names: the config wins)."),
+    timeout: duration.default(60_000).describe("Connecting to an MCP server, and each MCP tool call."),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     model: z.string().min(1).default("claude-sonnet-5-5").describe("Model for the loop (`scripted:FILE` replays a scenario offline)."),
@@ -244,6 +288,7 @@ export const configSchema = z
       .default({ heartbeat: 30_000, supervise: 10_000, poll: 2_000, retryLimit: 50 }),
     hooks: hooksConfigSchema.default(hooksConfigSchema.parse({})),
     pr: prConfigSchema.default(prConfigSchema.parse({})),
+    mcp: mcpConfigSchema.default(mcpConfigSchema.parse({})),
     /** Where task worktrees go; default: a sibling directory of the repository. */
     worktreeDir: z.string().optional().describe("Where task worktrees go. Unset: beside the repository (`../.hatloop-worktrees/`)."),
   })

@@ -32,3 +32,5 @@ export { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, remoteC
 export { pushBranch, remoteDefaultBranch, remoteUrl } from "./git/publish.js";
 export { createPullRequest } from "./github/gh.js";
 export { compareUrlOf, webAddressOf } from "./github/web-address.js";
+export { connectMcpServers, type McpTools } from "./mcp/mcp-tools.js";
+export { McpSetupError, sessionServers } from "./mcp/project-servers.js";

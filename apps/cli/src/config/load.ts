@@ -106,8 +106,8 @@ function envLayer(env: NodeJS.ProcessEnv): Layer {
 function parseEnvValue(raw: string): Json {
   if (/^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
   if (raw === "true" || raw === "false") return raw === "true";
-  // A list, such as HATLOOP_TOOLS__PASS_ENV='["NPM_TOKEN"]'.
-  if (raw.startsWith("[")) {
+  // A list or an object, such as HATLOOP_TOOLS__PASS_ENV='["NPM_TOKEN"]' or HATLOOP_MCP__SERVERS='{"docs": {...}}'.
+  if (raw.startsWith("[") || raw.startsWith("{")) {
     try {
       return JSON.parse(raw) as Json;
     } catch {

@@ -9,6 +9,7 @@ import {
   type SummaryPricing,
   type SessionRecord,
   type Store,
+  type Tool,
 } from "@hatloop/core";
 import { loadHats, loadPromptComponents } from "./prompt-files.js";
 import { cloudModelId, priceOf } from "@hatloop/model";
@@ -23,6 +24,8 @@ export async function loopDeps(options: {
   session: SessionRecord;
   store: Store;
   model: ModelPort;
+  /** The session's MCP servers' tools, after the built-in ones. */
+  mcpTools?: Tool[];
   config: HatloopConfig;
   sinks: EventSink[];
   control?: LoopControl;
@@ -46,12 +49,15 @@ export async function loopDeps(options: {
   return {
     store: options.store,
     model: options.model,
-    tools: createToolset({
-      commandTimeoutMs: config.tools.commandTimeout,
-      maxOutputChars: config.tools.maxResultChars,
-      baseCommit: session.baseCommit,
-      env: childEnv(process.env, config.tools.passEnv),
-    }),
+    tools: [
+      ...createToolset({
+        commandTimeoutMs: config.tools.commandTimeout,
+        maxOutputChars: config.tools.maxResultChars,
+        baseCommit: session.baseCommit,
+        env: childEnv(process.env, config.tools.passEnv),
+      }),
+      ...(options.mcpTools ?? []),
+    ],
     hats: loadHats([bundledHatsDir, repoHatsDir(session.repoPath)]),
     prompts: loadPromptComponents(componentsDir),
     gates: gatePort(session.worktreePath, commands, (session.gateBaseline ?? undefined) as GateBaseline | undefined, config),

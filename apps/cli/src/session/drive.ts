@@ -10,10 +10,11 @@ import {
   type SessionRecord,
   type Store,
 } from "@hatloop/core";
-import { clearStaleLocks } from "@hatloop/tools";
+import { clearStaleLocks, type McpTools } from "@hatloop/tools";
 import { openSessionUi, type SessionUi } from "../ui/session-ui.js";
 import type { OutputMode } from "../ui/output-mode.js";
 import { loopDeps } from "./deps.js";
+import { openMcpTools } from "./mcp.js";
 import { takeLease } from "./liveness.js";
 import type { ModelChoice } from "./model.js";
 import { printError } from "../output/print.js";
@@ -121,12 +122,15 @@ export async function runLeasedSession(options: {
   const persister = createEventPersister(store, session.id);
   const outages = outageEvents(session, [persister.sink, ...options.sinks]);
   const lifecycle = sessionLifecycle({ session, store, config, sinks: [persister.sink, ...options.sinks] });
+  let mcp: McpTools | undefined;
   try {
     const model = await options.model.create(await iterationsDone(store, session.id));
+    mcp = await openMcpTools(session, config);
     const deps = await loopDeps({
       session,
       store,
       model,
+      mcpTools: mcp.tools,
       config,
       sinks: [persister.sink, ...options.sinks, outages.sink, lifecycle.sink],
       control,
@@ -137,6 +141,7 @@ export async function runLeasedSession(options: {
     await lifecycle.afterRun(outcome);
     return outcome;
   } finally {
+    await mcp?.close();
     await lifecycle.settle();
     outages.stop();
     await persister.close();

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { mcpServerNameSchema, mcpServerSchema, type McpServerConfig } from "@hatloop/core";
+import { z } from "zod";
+
+// The repository's `.mcp.json`, in Claude Code's format: {"mcpServers": {name: server}}, with
+// ${VAR} and ${VAR:-default} expanded from the environment in commands, arguments, env values, URLs
+// and headers, as Claude Code does. Other top-level keys are Claude Code's business and ignored.
+
+const PROJECT_MCP_FILE = ".mcp.json";
+
+/** An MCP server that cannot be used (its definition, or its start); the message is one line, for the user. */
+export class McpSetupError extends Error {}
+
+const projectFileSchema = z.object({ mcpServers: z.record(mcpServerNameSchema, z.unknown()).default({}) });
+
+/** The servers `.mcp.json` in `dir` defines (none when there is no file), their variables expanded. */
+export function readProjectServers(dir: string, env: NodeJS.ProcessEnv): Record<string, McpServerConfig> {
+  const file = join(dir, PROJECT_MCP_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw new McpSetupError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new McpSetupError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = projectFileSchema.safeParse(json);
+  if (!parsed.success) throw new McpSetupError(`${file}: ${describe(parsed.error)}`);
+  const servers: Record<string, McpServerConfig> = {};
+  for (const [name, raw] of Object.entries(parsed.data.mcpServers)) {
+    const server = mcpServerSchema.safeParse(expand(raw, env, `${file}: mcpServers.${name}`));
+    if (!server.success) throw new McpSetupError(`${file}: mcpServers.${name}: ${describe(server.error)}`);
+    servers[name] = server.data;
+  }
+  return servers;
+}
+
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Every string in `value` with its ${VAR} / ${VAR:-default} replaced; an unset variable without a default is an error. */
+function expand(value: unknown, env: NodeJS.ProcessEnv, where: string): unknown {
+  if (typeof value === "string") {
+    return value.replace(VARIABLE, (_whole, name: string, fallback: string | undefined) => {
+      const set = env[name];
+      if (set !== undefined) return set;
+      if (fallback !== undefined) return fallback;
+      throw new McpSetupError(`${where}: the environment variable ${name} is not set`);
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => expand(v, env, where));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, env, where)]));
+  return value;
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}` : error.message;
+}
+
+/**
+ * A session's servers: the `.mcp.json` of the first of `dirs` that has one (the worktree, then the
+ * user's checkout, where an uncommitted one lives), unless turned off; then hatloop's config, which
+ * wins on a name.
+ */
+export function sessionServers(
+  dirs: string[],
+  mcp: { servers: Record<string, McpServerConfig>; projectFile: boolean },
+  env: NodeJS.ProcessEnv,
+): Record<string, McpServerConfig> {
+  const dir = mcp.projectFile ? dirs.find((d) => existsSync(join(d, PROJECT_MCP_FILE))) : undefined;
+  return { ...(dir ? readProjectServers(dir, env) : {}), ...mcp.servers };
+}
