@@ -5,7 +5,7 @@ import { createRig } from "../runtime/rig.js";
 // real hats, prompts, context manager and event persister, a zero-latency model), so its messages,
 // events, checkpoints and handoff are what hatloop stores.
 
-export const SEEDED_SESSIONS = 16;
+const SEEDED_SESSIONS = 16;
 const ITERATIONS_EACH = 8;
 
 /** Seeds the store; returns the id of the newest session. */

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 // the commands from the summaries here, and commands.test.ts checks them against the modules.
 
 /** How `hatloop --help` lists a top-level command: its usage term and its description. */
-export interface CommandSummary {
+interface CommandSummary {
   name: string;
   term: string;
   description: string;
@@ -19,7 +19,7 @@ interface CommandModule {
 
 const summary = (term: string, description: string): CommandSummary => ({ name: term.split(" ")[0]!, term, description });
 
-export const COMMAND_MODULES: CommandModule[] = [
+const COMMAND_MODULES: CommandModule[] = [
   {
     commands: [summary("run [options] [task...]", "start a task: a new branch hatloop/<id> in a git worktree, then the loop")],
     register: async () => (await import("./run.js")).registerRun,
