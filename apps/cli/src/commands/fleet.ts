@@ -35,6 +35,7 @@ export function registerFleet(program: Command): void {
     .option("--hat <name>", "starting hat (default: planner)");
   pullRequestOptions(budgetOptions(submit, false))
     .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
+    .option("--provider <name>", "where the workers call the model: anthropic, bedrock or vertex (their environment has its credentials)")
     .option("--json", 'print {"id": ...}')
     .action(async (words: string[], flags: RunFlags, command: Command) => {
       process.exitCode = await submitTask(words, flags, command);
