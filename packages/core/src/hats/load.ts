@@ -13,6 +13,30 @@ export interface HatFile {
   text: string;
 }
 
+/** What reading the hat files takes (node:fs for the CLI and the benchmarks); core reads no file system itself. */
+export interface HatDirectories {
+  exists(dir: string): boolean;
+  list(dir: string): string[];
+  read(path: string): string;
+}
+
+/** The hats in `dirs` (their *.md files); a later directory's hat replaces an earlier one of the same name. */
+export function loadHats(dirs: readonly string[], fs: HatDirectories): Map<string, Hat> {
+  const paths = dirs
+    .filter((dir) => fs.exists(dir))
+    .flatMap((dir) =>
+      fs
+        .list(dir)
+        .filter((f) => f.endsWith(".md"))
+        .sort()
+        .map((f) => `${dir.replace(/\/+$/, "")}/${f}`),
+    );
+  return hatsFrom(
+    paths.map((path) => ({ path, text: fs.read(path) })),
+    dirs,
+  );
+}
+
 /** The hats of `files` by name, in order: a later file replaces an earlier hat of the same name. */
 export function hatsFrom(files: readonly HatFile[], searched: readonly string[]): Map<string, Hat> {
   const hats = new Map<string, Hat>();
