@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { fleetStore, openStore, type DbStore } from "@hatloop/db";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { runHatloop } from "./support/hatloop.js";
-import { bareRemote, fleetScenario, startWorker, type WorkerProcess } from "./support/fleet.js";
+import { bareRemote, fleetEnv, fleetScenario, startWorker, type WorkerProcess } from "./support/fleet.js";
 
 // Controlling the fleet from outside a worker, on the local Postgres with real processes and bare
 // remotes: `hatloop stop` of a queued and of a running session, `hatloop resume` of a fleet session,
@@ -13,20 +13,6 @@ import { bareRemote, fleetScenario, startWorker, type WorkerProcess } from "./su
 
 const server = process.env.HATLOOP_TEST_DATABASE_URL;
 const QUEUE = { schema: "pgboss", name: "hatloop-sessions" };
-
-function fleetEnv(url: string, root: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    DATABASE_URL: url,
-    HATLOOP_HOME: join(root, "home"),
-    HATLOOP_CONFIG: join(root, "none.json"),
-    HATLOOP_FLEET__HEARTBEAT: "10s",
-    HATLOOP_FLEET__SUPERVISE: "1s",
-    HATLOOP_FLEET__POLL: "500ms",
-    HATLOOP_LEASE_TTL: "5s",
-    HATLOOP_CHECKPOINT__INTERVAL: "1",
-    ...extra,
-  };
-}
 
 async function submit(env: Record<string, string>, remote: string, scenario: string, task: string): Promise<string> {
   const ran = await runHatloop(["submit", task, "--repo", remote, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"], env);

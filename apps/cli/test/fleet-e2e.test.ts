@@ -1,29 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fleetStore, openStore } from "@hatloop/db";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { runHatloop } from "./support/hatloop.js";
-import { bareRemote, fleetScenario, startWorker, type WorkerProcess } from "./support/fleet.js";
+import { bareRemote, fleetEnv, fleetScenario, startWorker, type WorkerProcess } from "./support/fleet.js";
 
 // The fleet end to end, on the local Postgres (HATLOOP_TEST_DATABASE_URL) with real processes and a
 // bare repository as the remote. Short heartbeat, supervision and lease so a takeover happens within
 // seconds; no wall-clock assertion beyond the helpers' hang guard. Run on Node 20 and 22 (.ci/run).
 
 const server = process.env.HATLOOP_TEST_DATABASE_URL;
-
-function fleetEnv(url: string, root: string): Record<string, string> {
-  return {
-    DATABASE_URL: url,
-    HATLOOP_HOME: join(root, "home"),
-    HATLOOP_CONFIG: join(root, "none.json"),
-    HATLOOP_FLEET__HEARTBEAT: "10s",
-    HATLOOP_FLEET__SUPERVISE: "1s",
-    HATLOOP_FLEET__POLL: "500ms",
-    HATLOOP_LEASE_TTL: "5s",
-    HATLOOP_CHECKPOINT__INTERVAL: "1",
-  };
-}
 
 async function submit(env: Record<string, string>, remote: string, scenario: string, task: string): Promise<string> {
   const ran = await runHatloop(["submit", task, "--repo", remote, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"], env);
