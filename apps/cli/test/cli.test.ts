@@ -29,7 +29,7 @@ describe("hatloop binary", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: hatloop");
     expect(help.stdout).toContain(
-      "Exit codes: 0 ok, 1 failure, 2 usage or config error, 3 stopped by a budget, 75 database unreachable, 130 interrupted.",
+      "Exit codes: 0 ok, 1 failure, 2 usage or config error, 3 stopped by a budget, 4 waiting for an answer, 75 database unreachable, 130 interrupted.",
     );
     const version = hatloop(["--version"]);
     expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n" });

@@ -9,6 +9,14 @@ const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
  */
 export const HUNG_MS = 5 * 60_000;
 
+/**
+ * A test process's environment: clean, plus `env`. The embedded database's warm holder (database.linger)
+ * is off unless a test turns it on: hundreds of test data directories would each keep one for minutes.
+ */
+function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: env.HATLOOP_HOME ?? process.env.HOME, HATLOOP_DATABASE__LINGER: "0", ...env };
+}
+
 export interface Ran {
   code: number | null;
   stdout: string;
@@ -20,7 +28,7 @@ export function runHatloop(args: string[], env: Record<string, string>, options:
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH, HOME: env.HATLOOP_HOME ?? process.env.HOME, ...env },
+      env: processEnv(env),
     });
     let stdout = "";
     let stderr = "";
@@ -46,7 +54,7 @@ export interface Live {
 /** Starts the binary and lets the test react to its JSON events while it runs. */
 export function startHatloop(args: string[], env: Record<string, string>): Live {
   const child = spawn(process.execPath, [bin, ...args], {
-    env: { PATH: process.env.PATH, HOME: env.HATLOOP_HOME ?? process.env.HOME, ...env },
+    env: processEnv(env),
   });
   let stdout = "";
   let stderr = "";

@@ -48,7 +48,13 @@ export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: strin
   );
   const scenario = join(root, "scenario.jsonl");
   writeFileSync(scenario, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
-  const vars = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), HATLOOP_TOOLS__COMMAND_TIMEOUT: "30m" };
+  // No warm holder lingering after the test (see processEnv in hatloop.ts).
+  const vars = {
+    HATLOOP_HOME: home,
+    HATLOOP_CONFIG: join(home, "none.json"),
+    HATLOOP_TOOLS__COMMAND_TIMEOUT: "30m",
+    HATLOOP_DATABASE__LINGER: "0",
+  };
   const env = `env -u CI -u FORCE_COLOR -u NO_COLOR ${Object.entries(vars)
     .map(([k, v]) => `${k}=${v}`)
     .join(" ")} TERM=xterm-256color ${extraEnv}`;
