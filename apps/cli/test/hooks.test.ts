@@ -146,5 +146,9 @@ describe("hook deliveries", () => {
     expect(abandoned.error).toMatch(/^\d+ still under way when the run ended; abandoned$/);
     expect(timedOut.length + Number(/^\d+/.exec(abandoned.error)![0])).toBe(5);
     expect(web.bodies.map((b) => b.iteration).slice(0, 2)).toEqual([1, 1]); // in order, the first one retried
+    // What was abandoned is ended, not left running: no further request is sent.
+    const sent = web.bodies.length;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(web.bodies.length).toBe(sent);
   });
 });

@@ -18,6 +18,8 @@ export interface Delivery {
   cwd: string;
   /** First wait between attempts, doubled each time. */
   backoffMs?: number;
+  /** Ends the delivery at once (the run is over and its wait for hooks ran out). */
+  signal?: AbortSignal;
 }
 
 export type DeliveryResult = { ok: true; attempts: number } | { ok: false; attempts: number; error: string };
@@ -36,7 +38,8 @@ export function targetLabel(target: string): string {
 export async function deliver(delivery: Delivery): Promise<DeliveryResult> {
   let error = "";
   for (let attempt = 1; attempt <= delivery.retries + 1; attempt++) {
-    if (attempt > 1) await sleep(Math.min(MAX_BACKOFF_MS, (delivery.backoffMs ?? 1_000) * 2 ** (attempt - 2)));
+    if (attempt > 1) await sleep(Math.min(MAX_BACKOFF_MS, (delivery.backoffMs ?? 1_000) * 2 ** (attempt - 2)), delivery.signal);
+    if (delivery.signal?.aborted) return { ok: false, attempts: attempt - 1, error: "abandoned" };
     const outcome = isWebhook(delivery.target) ? await post(delivery) : await runCommand(delivery);
     if (outcome.ok) return { ok: true, attempts: attempt };
     error = outcome.error;
@@ -53,7 +56,9 @@ async function post(delivery: Delivery): Promise<Attempt> {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": "hatloop", "x-hatloop-hook": delivery.hook },
       body: delivery.payload,
-      signal: AbortSignal.timeout(delivery.timeoutMs),
+      signal: delivery.signal
+        ? AbortSignal.any([AbortSignal.timeout(delivery.timeoutMs), delivery.signal])
+        : AbortSignal.timeout(delivery.timeoutMs),
     });
     await response.body?.cancel();
     if (response.ok) return { ok: true };
@@ -72,6 +77,7 @@ async function runCommand(delivery: Delivery): Promise<Attempt> {
     command: delivery.target,
     cwd: delivery.cwd,
     timeoutMs: delivery.timeoutMs,
+    ...(delivery.signal ? { signal: delivery.signal } : {}),
     input: delivery.payload,
     // The user's own command, with the user's environment; hatloop's credentials stay out.
     env: {
@@ -99,4 +105,9 @@ function causeOf(error: unknown): string {
 }
 
 const seconds = (ms: number) => `${ms / 1000}s`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}

@@ -23,6 +23,8 @@ export function createHookSink(
 ): HookSink {
   const queues = new Map<HookName, { tail: Promise<void>; queued: number; dropped: number }>();
   let status: string | null = null;
+  // Aborted when the run's wait for its hooks runs out: what is under way ends, so the process can exit.
+  const abandon = new AbortController();
   const cwd = existsSync(options.cwd) ? options.cwd : process.cwd();
 
   const enqueue = (hook: HookName, targets: string[], event: LoopEvent) => {
@@ -51,8 +53,10 @@ export function createHookSink(
           timeoutMs: hooks.timeout,
           retries: hooks.retries,
           cwd,
+          signal: abandon.signal,
           ...(options.backoffMs === undefined ? {} : { backoffMs: options.backoffMs }),
         });
+        if (abandon.signal.aborted) break;
         if (!result.ok) options.report({ hook, target: targetLabel(target), attempts: result.attempts, error: result.error });
       }
       queue.queued--;
@@ -79,6 +83,7 @@ export function createHookSink(
         for (const [hook, queue] of queues)
           if (queue.queued > 0)
             options.report({ hook, target: "-", attempts: 0, error: `${queue.queued} still under way when the run ended; abandoned` });
+        abandon.abort();
       }
     },
   };
