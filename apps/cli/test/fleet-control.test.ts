@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fleetStore, openStore, type DbStore } from "@hatloop/db";
@@ -49,21 +49,34 @@ async function queueState(store: DbStore, id: string) {
   return (await fleetStore(store.database.db).list([id], QUEUE))[0]?.queueState ?? null;
 }
 
-async function finish(workers: WorkerProcess[], store: DbStore, database: { drop(): Promise<void> }): Promise<void> {
-  for (const w of workers) w.kill("SIGKILL");
-  await Promise.all(workers.map((w) => w.done));
-  await store.close();
-  await database.drop();
+interface Fleet {
+  store: DbStore;
+  root: string;
+  remote: string;
+  env: Record<string, string>;
+  /** Workers started by the test: killed at the end, whatever happened. */
+  workers: WorkerProcess[];
+}
+
+/** A test's own database, bare remote and environment; its workers are killed and the database dropped after. */
+async function withFleet(test: (fleet: Fleet) => Promise<void>, extraEnv: Record<string, string> = {}): Promise<void> {
+  const database = await createTestDatabase();
+  const store = await openStore({ url: database.url });
+  const { root, remote } = bareRemote();
+  const fleet: Fleet = { store, root, remote, env: fleetEnv(database.url, root, extraEnv), workers: [] };
+  try {
+    await test(fleet);
+  } finally {
+    for (const w of fleet.workers) w.kill("SIGKILL");
+    await Promise.all(fleet.workers.map((w) => w.done));
+    await store.close();
+    await database.drop();
+  }
 }
 
 describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () => {
   it("stop cancels a queued session (it never runs) and pauses a running one at a checkpoint; resume re-queues it and a worker completes it", async () => {
-    const database = await createTestDatabase();
-    const store = await openStore({ url: database.url });
-    const { root, remote } = bareRemote();
-    const env = fleetEnv(database.url, root);
-    const workers: WorkerProcess[] = [];
-    try {
+    await withFleet(async ({ store, root, remote, env, workers }) => {
       // Queued, no worker yet: stop takes it out of the queue.
       const queued = await submit(env, remote, scenarioIn(root, "short", 2, 0), "queued, then stopped");
       expect(await queueState(store, queued)).toBe("queued");
@@ -130,18 +143,11 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       // The stopped-while-queued one is still paused and out of the queue.
       expect((await store.sessions.get(queued))!.status).toBe("paused");
       expect(await queueState(store, queued)).toBeNull();
-    } finally {
-      await finish(workers, store, database);
-    }
+    });
   });
 
   it("a second signal stops a worker at once: its jobs go back to the queue, its leases are released, and another worker completes the sessions", async () => {
-    const database = await createTestDatabase();
-    const store = await openStore({ url: database.url });
-    const { root, remote } = bareRemote();
-    const env = fleetEnv(database.url, root);
-    const workers: WorkerProcess[] = [];
-    try {
+    await withFleet(async ({ store, root, remote, env, workers }) => {
       const scenario = scenarioIn(root, "long", 12, 150);
       const ids = [await submit(env, remote, scenario, "first"), await submit(env, remote, scenario, "second")];
       const w1 = startWorker("w1", env, ["--concurrency", "2"]);
@@ -171,56 +177,81 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
         await expectExactlyOnce(store, id);
         expect(await queueState(store, id)).toBeNull();
       }
-    } finally {
-      await finish(workers, store, database);
-    }
+    });
+  });
+
+  it("a question ends the session waiting on its worker (no terminal held); hatloop answer queues it again and a worker completes it", async () => {
+    await withFleet(async ({ store, root, remote, env, workers }) => {
+      const scenario = join(root, "asks.jsonl");
+      const turns = [
+        { text: "First note.", tools: [{ name: "write_file", input: { path: "notes/1.txt", content: "one\n" } }] },
+        { text: "A choice for you.", tools: [{ name: "ask_user", input: { question: "Keep the notes in English?" } }] },
+        { text: "Second note.", tools: [{ name: "write_file", input: { path: "notes/2.txt", content: "two\n" } }] },
+        { text: "Done.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] },
+      ];
+      writeFileSync(scenario, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+      const id = await submit(env, remote, scenario, "notes, asking once");
+      const w1 = startWorker("w1", env);
+      workers.push(w1);
+      await w1.waitFor((e) => e.event === "session ended" && e.session === id && e.status === "waiting");
+      expect((await store.sessions.get(id))!).toMatchObject({ status: "waiting", question: { text: "Keep the notes in English?" } });
+      expect((await store.sessions.get(id))!.lease.holder).toBeNull();
+      expect(await queueState(store, id)).toBeNull();
+
+      const answered = await runHatloop(["answer", id.slice(0, 8), "yes, English"], env);
+      expect(answered.code, answered.stderr).toBe(0);
+      expect(answered.stdout).toContain("is queued again");
+      await w1.waitFor((e) => e.event === "session ended" && e.session === id && e.status === "completed");
+      const session = (await store.sessions.get(id))!;
+      expect(session).toMatchObject({ status: "completed", question: null });
+      await expectExactlyOnce(store, id);
+      const messages = await store.messages.range(id, 1, 1_000);
+      expect(messages.filter((m) => JSON.stringify(m.message).includes("yes, English"))).toHaveLength(1);
+    });
   });
 
   it("fleet.maxPerRepo: sessions of one repository run one at a time across workers, another repository's alongside", async () => {
-    const database = await createTestDatabase();
-    const store = await openStore({ url: database.url });
-    const a = bareRemote();
-    const b = bareRemote();
-    const env = fleetEnv(database.url, a.root, { HATLOOP_FLEET__MAX_PER_REPO: "1" });
-    const workers: WorkerProcess[] = [];
-    try {
-      const scenario = scenarioIn(a.root, "paced", 6, 100);
-      const repoA = [
-        await submit(env, a.remote, scenario, "a1"),
-        await submit(env, a.remote, scenario, "a2"),
-        await submit(env, a.remote, scenario, "a3"),
-      ];
-      const repoB = [await submit(env, b.remote, scenario, "b1")];
-      workers.push(startWorker("w1", env, ["--concurrency", "2"]), startWorker("w2", env, ["--concurrency", "2"]));
-      // While they work, no two sessions of repository A ever hold a lease at the same time.
-      let overlapA = 0;
-      const ids = [...repoA, ...repoB];
-      for (;;) {
-        const sessions = await Promise.all(ids.map((id) => store.sessions.get(id)));
-        overlapA = Math.max(overlapA, sessions.filter((s) => repoA.includes(s!.id) && s!.lease.holder !== null).length);
-        if (sessions.every((s) => s!.status === "completed")) break;
-        if (workers.some((w) => w.events.some((e) => e.event === "session failed"))) throw new Error("a session failed");
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(overlapA).toBeLessThanOrEqual(1);
-      await until("every end in the logs", async () =>
-        ids.every((id) => workers.some((w) => w.events.some((e) => e.event === "session ended" && e.session === id))),
-      );
-      // The workers' logs agree: each A session started after the previous one ended.
-      const log = workers.flatMap((w) => w.events);
-      const span = (id: string) => ({
-        start: Date.parse(log.find((e) => e.event === "session started" && e.session === id)!.at),
-        end: Date.parse(log.find((e) => e.event === "session ended" && e.session === id)!.at),
-      });
-      const spans = repoA.map(span).sort((x, y) => x.start - y.start);
-      for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
-      // Each session started exactly once (no retries needed) and completed once.
-      for (const id of ids) {
-        expect(log.filter((e) => e.event === "session started" && e.session === id)).toHaveLength(1);
-        await expectExactlyOnce(store, id);
-      }
-    } finally {
-      await finish(workers, store, database);
-    }
+    await withFleet(
+      async ({ store, root, remote, env, workers }) => {
+        const a = { root, remote };
+        const b = bareRemote();
+        const scenario = scenarioIn(a.root, "paced", 6, 100);
+        const repoA = [
+          await submit(env, a.remote, scenario, "a1"),
+          await submit(env, a.remote, scenario, "a2"),
+          await submit(env, a.remote, scenario, "a3"),
+        ];
+        const repoB = [await submit(env, b.remote, scenario, "b1")];
+        workers.push(startWorker("w1", env, ["--concurrency", "2"]), startWorker("w2", env, ["--concurrency", "2"]));
+        // While they work, no two sessions of repository A ever hold a lease at the same time.
+        let overlapA = 0;
+        const ids = [...repoA, ...repoB];
+        for (;;) {
+          const sessions = await Promise.all(ids.map((id) => store.sessions.get(id)));
+          overlapA = Math.max(overlapA, sessions.filter((s) => repoA.includes(s!.id) && s!.lease.holder !== null).length);
+          if (sessions.every((s) => s!.status === "completed")) break;
+          if (workers.some((w) => w.events.some((e) => e.event === "session failed"))) throw new Error("a session failed");
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(overlapA).toBeLessThanOrEqual(1);
+        await until("every end in the logs", async () =>
+          ids.every((id) => workers.some((w) => w.events.some((e) => e.event === "session ended" && e.session === id))),
+        );
+        // The workers' logs agree: each A session started after the previous one ended.
+        const log = workers.flatMap((w) => w.events);
+        const span = (id: string) => ({
+          start: Date.parse(log.find((e) => e.event === "session started" && e.session === id)!.at),
+          end: Date.parse(log.find((e) => e.event === "session ended" && e.session === id)!.at),
+        });
+        const spans = repoA.map(span).sort((x, y) => x.start - y.start);
+        for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
+        // Each session started exactly once (no retries needed) and completed once.
+        for (const id of ids) {
+          expect(log.filter((e) => e.event === "session started" && e.session === id)).toHaveLength(1);
+          await expectExactlyOnce(store, id);
+        }
+      },
+      { HATLOOP_FLEET__MAX_PER_REPO: "1" },
+    );
   });
 });
