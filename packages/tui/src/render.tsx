@@ -3,6 +3,7 @@ import { render } from "ink";
 import { SessionList, type ListChoice, type ListRow, type ListSource } from "./views/SessionList.js";
 import { SessionView, type LoopControls } from "./views/SessionView.js";
 import type { TuiStore } from "./state/store.js";
+import type { DetailLoader } from "./views/use-detail.js";
 import type { TuiState } from "./state/types.js";
 import { VIEW_OPTIONS } from "./view-options.js";
 import { clean } from "./components/lines.js";
@@ -37,7 +38,15 @@ export interface MountedView {
 }
 
 /** The live session view: with `controls` the loop runs here; without, we are watching. */
-export function mountSession(store: TuiStore, controls?: LoopControls, onQuit?: () => void, onInterrupt?: () => void): MountedView {
+export function mountSession(
+  store: TuiStore,
+  {
+    controls,
+    onQuit,
+    onInterrupt,
+    details,
+  }: { controls?: LoopControls; onQuit?: () => void; onInterrupt?: () => void; details?: DetailLoader } = {},
+): MountedView {
   let close = () => {};
   const closed = new Promise<void>((resolve) => {
     const leave = alternateScreen();
@@ -46,6 +55,7 @@ export function mountSession(store: TuiStore, controls?: LoopControls, onQuit?: 
         store={store}
         controls={controls}
         onInterrupt={onInterrupt}
+        details={details}
         onQuit={() => {
           onQuit?.();
           if (!controls) close();

@@ -6,6 +6,7 @@ import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { isLive } from "../session/liveness.js";
 import { printedEvents } from "../sinks/printed.js";
 import { outputMode, type OutputMode } from "../ui/output-mode.js";
+import { entryDetails } from "../ui/entry-details.js";
 import { hatHistory } from "../ui/history.js";
 import { snapshotOf } from "../ui/snapshot.js";
 
@@ -75,7 +76,7 @@ async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
   );
   reader.read(tail).forEach(show);
   const stop = new AbortController();
-  const view = tui.mountSession(ui, undefined, () => stop.abort());
+  const view = tui.mountSession(ui, { onQuit: () => stop.abort(), details: entryDetails(store, session.id) });
   // Live events (not the replayed tail) ring the terminal when the session needs the user.
   const following = followEvents(
     store,

@@ -10,6 +10,7 @@ import {
 import { printError, printText } from "../output/print.js";
 import { printedEvents } from "../sinks/printed.js";
 import type { OutputMode } from "./output-mode.js";
+import { entryDetails } from "./entry-details.js";
 import { hatHistory } from "./history.js";
 import { snapshotOf } from "./snapshot.js";
 
@@ -51,15 +52,19 @@ export async function openSessionUi(mode: OutputMode, session: SessionRecord, st
     steer: (text: string) => control?.steer(text),
     answer: (text: string) => control?.answer(text),
   };
-  // Ctrl-C in the view is the same as a Ctrl-C signal: the run's handler checkpoints and pauses, and a
-  // second one exits at once.
-  const interrupt = () => (process.listenerCount("SIGINT") > 0 ? process.kill(process.pid, "SIGINT") : controls.interrupt());
-  const view = tui.mountSession(
-    ui,
+  // Ctrl-C in the view is the same as a Ctrl-C signal: the run's handler says so, checkpoints and
+  // pauses, and a second one exits at once. Without a handler, the view's words are said here.
+  const interrupt = () => {
+    if (process.listenerCount("SIGINT") > 0) return void process.kill(process.pid, "SIGINT");
+    ui.notice("interrupting: writing a checkpoint, then pausing (Ctrl-C again to exit at once)", "warn");
+    controls.interrupt();
+  };
+  const view = tui.mountSession(ui, {
     controls,
-    () => controls.interrupt(),
-    () => void interrupt(),
-  );
+    onQuit: () => controls.interrupt(),
+    onInterrupt: interrupt,
+    details: entryDetails(store, session.id),
+  });
   let last: LoopEvent | null = null;
   // What comes after the end (a pull request, a hook's failure) is printed with it when the view closes.
   const after: LoopEvent[] = [];

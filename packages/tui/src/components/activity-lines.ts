@@ -14,16 +14,19 @@ export interface ActivityLine {
 }
 
 /**
- * Lines of the response being streamed that are shown while it streams: its last six (the whole answer
- * is an entry once it ends). Showing all of it costs Ink's output about twice the render time.
+ * Lines of the response being streamed, all of them from its start (a line's key is its index, so a
+ * view scrolled up into the response stays put as it grows). Split once per text: a frame walks them
+ * several times, and only the visible ones become Ink elements.
  */
-const STREAM_TAIL = 6;
-
-/** Calls `visit` for each line from the newest up until it returns false. */
 export function streamingLines(state: TuiState): string[] {
-  return state.streaming && state.streaming.text.trim() ? withoutSignals(state.streaming.text).split("\n").slice(-STREAM_TAIL) : [];
+  const text = state.streaming?.text ?? "";
+  if (text !== lastStream.text) lastStream = { text, lines: text.trim() ? withoutSignals(text).split("\n") : [] };
+  return lastStream.lines;
 }
 
+let lastStream: { text: string; lines: string[] } = { text: "", lines: [] };
+
+/** Calls `visit` for each line from the newest up until it returns false. */
 function walkLines(state: TuiState, visit: (line: ActivityLine) => boolean): void {
   {
     const live = streamingLines(state);
@@ -65,14 +68,27 @@ function indexOfKey(state: TuiState, key: string): number {
   return found;
 }
 
-function keyAt(state: TuiState, index: number): string | null {
+/** The line `index` lines up from the newest (null past the oldest). */
+export function lineAt(state: TuiState, index: number): ActivityLine | null {
   let n = 0;
-  let key: string | null = null;
+  let found: ActivityLine | null = null;
   walkLines(state, (line) => {
-    if (n++ === index) key = line.key;
-    return key === null;
+    if (n++ === index) found = line;
+    return found === null;
   });
-  return key;
+  return found;
+}
+
+/** How many lines up from the newest the last line of entry `id` is; -1 when it is gone. */
+export function offsetOfEntry(state: TuiState, id: number): number {
+  let n = 0;
+  let found = -1;
+  walkLines(state, (line) => {
+    if (line.entry === id) found = n;
+    n++;
+    return found === -1;
+  });
+  return found;
 }
 
 /** Where the activity view is: `offset` lines up from the newest, held on the line `anchor`. */
@@ -94,5 +110,5 @@ export function resolveOffset(state: TuiState, scroll: ActivityScroll, rows: num
 /** A new scroll position, `offset` lines up (clamped to the oldest line), anchored on its line. */
 export function scrollTo(state: TuiState, offset: number, rows: number): ActivityScroll {
   const clamped = Math.max(0, Math.min(offset, lineCount(state) - rows));
-  return clamped === 0 ? FOLLOW : { offset: clamped, anchor: keyAt(state, clamped) };
+  return clamped === 0 ? FOLLOW : { offset: clamped, anchor: lineAt(state, clamped)?.key ?? null };
 }

@@ -15,6 +15,8 @@ export const KEYS: KeyHelp[] = [
   { keys: "↑ ↓ PgUp PgDn", does: "scroll the focused pane" },
   { keys: "Home End", does: "oldest / newest (End follows the stream again)" },
   { keys: "[ ]", does: "previous / next iteration in the activity" },
+  { keys: "Enter", does: "open the marked entry (the bottom one) whole; Esc or q returns" },
+  { keys: "/ n N", does: "search the activity; next older / next newer match (Esc clears)" },
   { keys: "Tab", does: "switch focus: activity, checklist, scratchpad" },
   { keys: "?", does: "this help" },
   { keys: "Ctrl-C", does: "interrupt: checkpoint, then pause (twice: exit at once)", only: "run" },
@@ -31,7 +33,9 @@ export interface KeyState {
   /** The agent asked a question and the run waits for the answer. */
   waiting: boolean;
   scrolled: boolean;
-  overlay: "help" | "steer" | "answer" | "quit" | null;
+  overlay: "help" | "steer" | "answer" | "quit" | "search" | "detail" | null;
+  /** A search is on: which match is selected (1-based) of how many. */
+  search: { index: number; count: number } | null;
 }
 
 /** The footer: only keys that work now, shortened to fit. */
@@ -41,10 +45,16 @@ export function footerText(k: KeyState, width: number): string {
   else if (k.overlay === "steer" || k.overlay === "answer")
     parts = ["Enter send", "Esc discard", "←→ Home End move", "Ctrl-U clear", "Ctrl-C interrupt"];
   else if (k.overlay === "quit") parts = ["y quit", "n stay", "Ctrl-C interrupt"];
+  else if (k.overlay === "search") parts = ["Enter find", "Esc cancel", "←→ Home End move", "Ctrl-U clear"];
+  else if (k.overlay === "detail") parts = ["↑↓ PgUp PgDn scroll", "Home End top / bottom", "Esc back"];
   else {
     const loop = k.controls && k.live ? [...(k.waiting ? ["a answer"] : []), k.paused ? "p continue" : "p pause", "s stop", ": steer"] : [];
+    const found = k.search ? [k.search.count ? `match ${k.search.index}/${k.search.count}` : "no match", "n N next", "Esc clear"] : [];
     parts = [
+      ...found,
       ...loop,
+      "Enter open",
+      "/ search",
       "↑↓ scroll",
       ...(k.scrolled ? ["End follow"] : []),
       "[ ] iteration",
@@ -68,8 +78,14 @@ export function footerText(k: KeyState, width: number): string {
     "n stay",
     "any key closes the help",
     "End follow",
+    "Enter find",
+    "Esc cancel",
+    "Esc back",
+    "no match",
+    "n N next",
+    "Esc clear",
   ]);
   let text = parts.join("  ");
-  if (text.length > width) text = parts.filter((p) => essential.has(p)).join("  ");
+  if (text.length > width) text = parts.filter((p) => essential.has(p) || p.startsWith("match ")).join("  ");
   return text;
 }

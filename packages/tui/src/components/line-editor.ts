@@ -38,6 +38,45 @@ export function applyKey(d: Draft, key: EditKey): Draft {
   }
 }
 
+/** A keypress as Ink reports it (the flags the editor reads). */
+export interface KeyPress {
+  leftArrow: boolean;
+  rightArrow: boolean;
+  home: boolean;
+  end: boolean;
+  ctrl: boolean;
+  meta: boolean;
+  escape: boolean;
+  return: boolean;
+  backspace: boolean;
+  delete: boolean;
+}
+
+/** A keypress applied to the draft: the new draft, or the prompt done (`submit` the text, or null for Esc). */
+export function editDraft(draft: Draft, input: string, key: KeyPress): { draft: Draft } | { submit: string | null } {
+  if (key.escape) return { submit: null };
+  if (key.return) return { submit: draft.text.trim() };
+  const edit = editKeyOf(input, key);
+  if (edit) return { draft: applyKey(draft, edit) };
+  // A lone Backspace (DEL or BS); several in one read come as text and are handled there.
+  if ((key.backspace || key.delete) && !/[^\x7f\b]/.test(input)) return { draft: applyKey(draft, "backspace") };
+  if (key.ctrl || key.meta) return { draft };
+  // Enter in the same read as the text before it (fast typing, a script): type, then send.
+  if (/[\r\n]$/.test(input)) return { submit: typeText(draft, input.replace(/[\r\n]+$/, "")).text.trim() };
+  return { draft: typeText(draft, input) };
+}
+
+/** The editing key a keypress is, or null when it is text or nothing to the editor. */
+function editKeyOf(input: string, key: KeyPress): EditKey | null {
+  if (key.leftArrow) return "left";
+  if (key.rightArrow) return "right";
+  if (key.home || (key.ctrl && input === "a")) return "home";
+  if (key.end || (key.ctrl && input === "e")) return "end";
+  return key.ctrl ? (CTRL_EDITS[input] ?? null) : null;
+}
+
+const CTRL_EDITS: Record<string, EditKey | undefined> = { u: "kill-start", k: "kill-end", w: "kill-word", d: "delete" };
+
 /** Typed (or pasted) input: printable characters insert at the cursor; DEL/BS erase; newlines become spaces. */
 export function typeText(d: Draft, input: string): Draft {
   let draft = d;

@@ -19,3 +19,15 @@ export function windowOf<T>(lines: T[], height: number, offset: number): { visib
   const end = lines.length - clamped;
   return { visible: lines.slice(Math.max(0, end - height), end), offset: clamped };
 }
+
+/** Lines of `text` wrapped at `width` columns (nothing is cut: an opened entry shows whole). */
+export function wrapLines(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const raw of clean(text).split("\n")) {
+    const line = raw.replace(/\s+$/, "");
+    if (line.length <= w) out.push(line);
+    else for (let i = 0; i < line.length; i += w) out.push(line.slice(i, i + w));
+  }
+  return out;
+}

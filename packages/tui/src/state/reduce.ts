@@ -1,4 +1,5 @@
 import { describeEvent, formatCost, formatDuration, formatTokens, type LoopEvent } from "@hatloop/core";
+import { detailOf, textDetail } from "./entry-detail.js";
 import { zoneOf } from "./initial.js";
 import { withoutSignals } from "./signals.js";
 import type { ActivityEntry, Tone, TuiState } from "./types.js";
@@ -7,7 +8,8 @@ import type { ActivityEntry, Tone, TuiState } from "./types.js";
 // view re-renders on a throttled tick, so copying arrays per event would only cost time.
 
 export const MAX_ENTRIES = 1_000;
-const MAX_STREAMING = 4_000;
+/** The streamed text kept (its end, when longer): enough for most responses to show from their start. */
+const MAX_STREAMING = 16_000;
 const MAX_TEXT_ENTRY = 1_500;
 
 export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), maxEntries = MAX_ENTRIES): void {
@@ -16,7 +18,8 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
     case "model.text": {
       const current = state.streaming?.iteration === event.iteration ? state.streaming.text : "";
       const text = current + event.data.text;
-      state.streaming = { iteration: event.iteration, text: text.length > MAX_STREAMING ? text.slice(-MAX_STREAMING) : text };
+      const cut = text.length > MAX_STREAMING || (current !== "" && Boolean(state.streaming?.cut));
+      state.streaming = { iteration: event.iteration, text: text.length > MAX_STREAMING ? text.slice(-MAX_STREAMING) : text, cut };
       return;
     }
     case "model.response":
@@ -140,6 +143,7 @@ function settleStreaming(state: TuiState, voided: boolean, maxEntries: number): 
       iteration: streaming.iteration,
       tone: "text",
       text: text.length > MAX_TEXT_ENTRY ? `${text.slice(0, MAX_TEXT_ENTRY)}…` : text,
+      detail: textDetail(streaming.iteration, text, streaming.cut),
     },
     maxEntries,
   );
@@ -147,7 +151,8 @@ function settleStreaming(state: TuiState, voided: boolean, maxEntries: number): 
 
 function add(state: TuiState, event: LoopEvent, tone: Tone, maxEntries: number, text?: string): void {
   const line = text ?? describeEvent(event)?.trim();
-  if (line) push(state, { id: state.nextId++, iteration: event.iteration, tone, text: line }, maxEntries);
+  const detail = detailOf(event);
+  if (line) push(state, { id: state.nextId++, iteration: event.iteration, tone, text: line, ...(detail ? { detail } : {}) }, maxEntries);
 }
 
 /** A bounded buffer: the oldest entries go once there are more than `max`. */

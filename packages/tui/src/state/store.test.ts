@@ -17,8 +17,9 @@ describe("TUI store", () => {
 
   it("keeps a response's streamed text, bounded, and voids it on a retry", () => {
     const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 0 });
-    store.push(event("model.text", { text: "y".repeat(10_000) }, 1));
-    expect(store.getState().streaming?.text.length).toBe(4_000);
+    store.push(event("model.text", { text: "y".repeat(40_000) }, 1));
+    expect(store.getState().streaming).toMatchObject({ cut: true });
+    expect(store.getState().streaming?.text.length).toBe(16_000);
     store.push(event("model.retry", { attempt: 1, waitMs: 10, status: 529, reason: "overloaded" }, 1));
     expect(store.getState().streaming).toBeNull();
     expect(store.getState().activity.map((a) => a.tone)).toEqual(["warn"]);
@@ -123,5 +124,41 @@ describe("TUI store", () => {
     expect(texts).toContain("Reproduced it.");
     expect(texts.join("\n")).not.toMatch(/SCRATCHPAD:|CHECKLIST_DONE|inject the clock\n|## Plan/);
     expect(texts.at(-1)).toBe("   checklist + 2. inject the clock");
+  });
+
+  it("keeps what opening an entry shows, and where the rest of it is stored", () => {
+    const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 0 });
+    store.push(event("tool.call", { id: "tu_1", name: "read_file", summary: "src/a.ts" }, 2));
+    store.push(event("tool.result", { id: "tu_1", name: "read_file", isError: false, chars: 5000, durationMs: 3, preview: "export" }, 2));
+    const check = { command: "npm test", exitCode: 1, passed: false, acceptable: false, timedOut: false, durationMs: 900 };
+    store.push(event("gate.result", { passed: false, checks: [{ name: "test", ...check, newFailures: ["auth.test.ts"] }] }, 2));
+    store.push(event("error", { message: "a long message\nwith its second line", fatal: false }, 2));
+    store.push(event("model.text", { text: "x".repeat(20_000) }, 2));
+    store.push(
+      event(
+        "model.response",
+        {
+          stopReason: "end_turn",
+          usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          costUsd: 0,
+          toolCalls: 0,
+          textChars: 20_000,
+        },
+        2,
+      ),
+    );
+    const [call, result, gate, error, text] = store.getState().activity.map((a) => a.detail);
+    expect(call).toEqual({
+      title: "tool call · read_file · iteration 2",
+      body: "read_file src/a.ts",
+      ref: { kind: "tool", toolId: "tu_1", iteration: 2 },
+    });
+    expect(result).toMatchObject({ title: "tool result · read_file · 5000 chars · iteration 2", ref: { kind: "tool", toolId: "tu_1" } });
+    expect(gate).toMatchObject({ title: "quality gates · blocked · iteration 2", ref: { kind: "gate", iteration: 2 } });
+    expect(gate?.body).toBe("test: FAILED (exit 1, 900 ms)\n$ npm test\n  auth.test.ts");
+    expect(error).toEqual({ title: "warning · iteration 2", body: "a long message\nwith its second line" });
+    expect(text).toMatchObject({ title: "model text · iteration 2", ref: { kind: "text", iteration: 2 } });
+    expect(text?.body.length).toBe(16_000);
+    expect(store.getState().activity.at(-1)?.text.length).toBeLessThan(2_000);
   });
 });

@@ -10,7 +10,25 @@ export interface ActivityEntry {
   iteration: number;
   tone: Tone;
   text: string;
+  /** What Enter shows when the entry is opened (absent: the entry's text). */
+  detail?: EntryDetail;
 }
+
+/** An activity entry opened whole: a title, what the event carried, and where the rest is stored. */
+export interface EntryDetail {
+  title: string;
+  /** What the event carried in full (shown at once). */
+  body: string;
+  /** The stored source of the whole content, when the event carried only a preview or a summary. */
+  ref?: DetailRef;
+}
+
+/**
+ * Where an entry's whole content lives in the session's stored messages: a tool call and its result
+ * (by tool_use id), a gate run (task_complete's result in that iteration), or an iteration's model text.
+ */
+export type DetailRef =
+  { kind: "tool"; toolId: string; iteration: number } | { kind: "gate"; iteration: number } | { kind: "text"; iteration: number };
 
 /** waiting: the agent asked a question (statusReason) and the run waits for the answer. */
 export type ViewStatus = "starting" | "running" | "waiting" | "paused" | "completed" | "failed" | "stopped" | "interrupted";
@@ -35,8 +53,8 @@ export interface TuiState {
   checklist: Array<{ id: string; description: string; status: ChecklistStatus; reason: string | null }>;
   scratchpad: string;
   activity: ActivityEntry[];
-  /** Text of the response being streamed (its tail only). */
-  streaming: { iteration: number; text: string } | null;
+  /** Text of the response being streamed (its end only, `cut` once its start was dropped). */
+  streaming: { iteration: number; text: string; cut: boolean } | null;
   nextId: number;
   /** The iteration under way: its header entry, updated with what it has cost so far. */
   current: { entry: ActivityEntry; hat: string; tokens: number; costUsd: number } | null;

@@ -1,18 +1,12 @@
-import { render } from "ink-testing-library";
-import stripAnsi from "strip-ansi";
 import { describe, expect, it, vi } from "vitest";
 import { createTuiStore } from "../state/store.js";
 import { initialState } from "../state/initial.js";
 import { busyStore, event, NOW, snapshot } from "../test-support/fixtures.js";
+import { frame, settle, tick } from "../test-support/render-view.js";
 import { SessionView, type LoopControls } from "./SessionView.js";
 
 const NARROW = { columns: 80, rows: 24 };
 const WIDE = { columns: 140, rows: 40 };
-
-function frame(element: React.ReactElement) {
-  const app = render(element);
-  return { app, text: () => stripAnsi(app.lastFrame() ?? "") };
-}
 
 function controls(): LoopControls & { calls: string[] } {
   const calls: string[] = [];
@@ -30,12 +24,6 @@ function controls(): LoopControls & { calls: string[] } {
     answer: (t: string) => calls.push(`answer:${t}`),
   };
 }
-
-const tick = () => new Promise((r) => setTimeout(r, 20));
-/** Ticks until `done` holds (at most ~2 s): keys are handled and rendered later on a loaded machine. */
-const settle = async (done: () => boolean) => {
-  for (let i = 0; i < 100 && !done(); i++) await tick();
-};
 
 describe("SessionView panes", () => {
   it("shows an empty session before the first event", () => {

@@ -1,19 +1,23 @@
 import { Box, Text, useInput, useStdin } from "ink";
 import { useRef, useState } from "react";
 import { ActivityPane, jumpIteration } from "../components/ActivityPane.js";
-import { FOLLOW, resolveOffset, scrollTo, type ActivityScroll } from "../components/activity-lines.js";
+import { FOLLOW, offsetOfEntry, resolveOffset, scrollTo, type ActivityScroll } from "../components/activity-lines.js";
+import { detailFor, selectionOf } from "../components/activity-selection.js";
+import { matchesOf, stepMatch } from "../components/activity-search.js";
 import { ChecklistPane } from "../components/ChecklistPane.js";
 import { ContextBar } from "../components/ContextBar.js";
+import { DetailOverlay } from "../components/DetailOverlay.js";
 import { Header } from "../components/Header.js";
 import { HatTimeline } from "../components/HatTimeline.js";
 import { footerText } from "../components/keys.js";
-import { applyKey, EMPTY_DRAFT, typeText, type Draft, type EditKey } from "../components/line-editor.js";
+import { editDraft, EMPTY_DRAFT, type Draft, type KeyPress } from "../components/line-editor.js";
 import { HelpOverlay, QuestionLine, QuitConfirm, SteerInput } from "../components/Overlays.js";
 import { ScratchpadPane } from "../components/ScratchpadPane.js";
 import { col } from "../components/theme.js";
 import type { TuiStore } from "../state/store.js";
 import type { TuiState } from "../state/types.js";
 import { layoutFor } from "./layout.js";
+import { useDetail, type DetailLoader } from "./use-detail.js";
 import { useNow, useTerminalSize, useTuiState } from "./use-tui.js";
 
 /** What the run view may do to the loop (LoopControl fits it). */
@@ -36,15 +40,17 @@ export interface SessionViewProps {
   onQuit: () => void;
   /** Ctrl-C in the run view (default: controls.interrupt()). */
   onInterrupt?: () => void;
+  /** Loads an opened entry's whole content from the store (absent: what the event carried is shown). */
+  details?: DetailLoader;
   size?: { columns: number; rows: number };
   now?: number;
 }
 
 type Focus = "activity" | "checklist" | "scratchpad";
-type Overlay = "help" | "steer" | "answer" | "quit" | null;
+type Overlay = "help" | "steer" | "answer" | "quit" | "search" | "detail" | null;
 const FOCUS_ORDER: Focus[] = ["activity", "checklist", "scratchpad"];
 
-export function SessionView({ store, controls, onQuit, onInterrupt, size, now: fixedNow }: SessionViewProps) {
+export function SessionView({ store, controls, onQuit, onInterrupt, details, size, now: fixedNow }: SessionViewProps) {
   const state = useTuiState(store);
   const { columns, rows: terminalRows } = useTerminalSize(size);
   // One row short of the terminal: a frame as tall as the terminal makes Ink clear the whole screen
@@ -64,6 +70,10 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
   const draftRef = useRef<Draft>(EMPTY_DRAFT);
   const activityRef = useRef<ActivityScroll>(FOLLOW);
   const sideRef = useRef<Record<"checklist" | "scratchpad", number>>({ checklist: 0, scratchpad: 0 });
+  // The entry a search jumped to (Enter opens it); without one, the entry at the bottom of the view.
+  const selectedRef = useRef<number | null>(null);
+  const queryRef = useRef<string | null>(null);
+  const detail = useDetail(details, rerender);
   const overlay = overlayRef.current;
   const setOverlay = (next: Overlay) => {
     overlayRef.current = next;
@@ -81,12 +91,17 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
     columns,
     rows,
     state.checklist.length,
-    (overlay === "steer" || overlay === "answer" || overlay === "quit" ? 1 : 0) + (question === null ? 0 : 1),
+    (overlay === "steer" || overlay === "answer" || overlay === "quit" || overlay === "search" ? 1 : 0) + (question === null ? 0 : 1),
   );
   const activityRows = Math.max(0, (layout.twoColumns ? layout.bodyRows : layout.bodyRows - layout.checklistRows) - 1);
   const scratchRows = Math.max(0, (layout.twoColumns ? layout.bodyRows - layout.checklistRows : activityRows + 1) - 1);
   const checklistRows = Math.max(0, layout.checklistRows - 1);
   const activityOffset = resolveOffset(state, activityRef.current, activityRows);
+  const explicit = selectedRef.current;
+  const selected = selectionOf(state, explicit, activityOffset);
+  // Marked only when it is not simply the newest line: scrolled up, or a search's match.
+  const marked = explicit !== null || activityOffset > 0 ? selected : null;
+  const matches = queryRef.current === null ? null : matchesOf(state, queryRef.current);
 
   const maxSide = (pane: "checklist" | "scratchpad") =>
     pane === "checklist"
@@ -100,6 +115,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
   const scroll = (delta: number) => {
     const pane = focusRef.current;
     if (pane === "activity") {
+      selectedRef.current = null;
       const current = resolveOffset(store.getState(), activityRef.current, activityRows);
       activityRef.current = scrollTo(
         store.getState(),
@@ -114,8 +130,28 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
   };
   const interrupt = () => {
     if (!controls) return onQuit();
+    // The CLI's handler (a SIGINT, as from the terminal) says what it does; without one, the view does.
+    if (onInterrupt) return onInterrupt();
     store.notice("interrupting: writing a checkpoint, then pausing (Ctrl-C again to exit at once)", "warn");
-    (onInterrupt ?? (() => controls.interrupt()))();
+    controls.interrupt();
+  };
+  /** Selects entry `id` (a search's match) and scrolls its last line to the bottom of the view. */
+  const select = (id: number | null) => {
+    selectedRef.current = id;
+    const at = id === null ? -1 : offsetOfEntry(store.getState(), id);
+    if (at >= 0) activityRef.current = scrollTo(store.getState(), at, activityRows);
+    rerender();
+  };
+  const search = (query: string | null) => {
+    queryRef.current = query || null;
+    select(query ? stepMatch(matchesOf(store.getState(), query), null, 1) : null);
+  };
+  const openSelected = () => {
+    const s = store.getState();
+    const opened = detailFor(s, selectionOf(s, selectedRef.current, resolveOffset(s, activityRef.current, activityRows)));
+    if (!opened) return;
+    detail.open(opened);
+    setOverlay("detail");
   };
 
   useInput(
@@ -136,7 +172,13 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
         if (input === "n" || key.escape) setOverlay(null);
         return;
       }
-      if (overlay === "steer" || overlay === "answer") return steerKey(input, key);
+      if (overlay === "steer" || overlay === "answer" || overlay === "search") return promptKey(input, key);
+      if (overlay === "detail") return detail.keyPress(input, key, columns, layout.bodyRows) ? undefined : setOverlay(null);
+      if (key.escape && queryRef.current !== null) return search(null);
+      if (key.return) return openSelected();
+      if (input === "/") return setOverlay("search");
+      if ((input === "n" || input === "N") && queryRef.current !== null)
+        return select(stepMatch(matchesOf(store.getState(), queryRef.current), selectedRef.current, input === "n" ? 1 : -1));
       if (input === "q") return controls ? setOverlay("quit") : onQuit();
       if (input === "?") return setOverlay("help");
       if (key.tab) return setFocus(FOCUS_ORDER[(FOCUS_ORDER.indexOf(focusRef.current) + 1) % FOCUS_ORDER.length]!);
@@ -152,6 +194,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
       if (key.end) return scroll(focusRef.current === "scratchpad" ? Infinity : -Infinity);
       if (input === "[" || input === "]") {
         setFocus("activity");
+        selectedRef.current = null;
         const current = resolveOffset(store.getState(), activityRef.current, activityRows);
         activityRef.current = scrollTo(
           store.getState(),
@@ -180,51 +223,22 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
     { isActive: isRawModeSupported === true },
   );
 
-  function steerKey(input: string, key: Parameters<Parameters<typeof useInput>[0]>[1]) {
-    const draft = draftRef.current;
-    if (key.escape) {
-      setDraft(EMPTY_DRAFT);
-      return setOverlay(null);
+  /** A key for the open prompt (steer, answer, search): edits the draft, or sends it, or discards it (Esc). */
+  function promptKey(input: string, key: KeyPress) {
+    const result = editDraft(draftRef.current, input, key);
+    if ("draft" in result) return setDraft(result.draft);
+    const text = result.submit;
+    const prompt = overlayRef.current;
+    setDraft(EMPTY_DRAFT);
+    setOverlay(null);
+    if (text !== null && prompt === "search") search(text);
+    else if (text && prompt === "answer") {
+      controls?.answer(text);
+      store.notice(`answer sent: ${text}`, "you");
+    } else if (text) {
+      controls?.steer(text);
+      store.notice(`steering queued for the next iteration: ${text}`, "you");
     }
-    if (key.return) {
-      const text = draft.text.trim();
-      if (text && overlayRef.current === "answer") {
-        controls?.answer(text);
-        store.notice(`answer sent: ${text}`, "you");
-      } else if (text) {
-        controls?.steer(text);
-        store.notice(`steering queued for the next iteration: ${text}`, "you");
-      }
-      setDraft(EMPTY_DRAFT);
-      return setOverlay(null);
-    }
-    const edit: EditKey | null = key.leftArrow
-      ? "left"
-      : key.rightArrow
-        ? "right"
-        : key.home || (key.ctrl && input === "a")
-          ? "home"
-          : key.end || (key.ctrl && input === "e")
-            ? "end"
-            : key.ctrl && input === "u"
-              ? "kill-start"
-              : key.ctrl && input === "k"
-                ? "kill-end"
-                : key.ctrl && input === "w"
-                  ? "kill-word"
-                  : key.ctrl && input === "d"
-                    ? "delete"
-                    : null;
-    if (edit) return setDraft(applyKey(draft, edit));
-    // A lone Backspace (DEL or BS); several in one read come as text and are handled there.
-    if ((key.backspace || key.delete) && !/[^\x7f\b]/.test(input)) return setDraft(applyKey(draft, "backspace"));
-    if (key.ctrl || key.meta) return;
-    // Enter in the same read as the text before it (fast typing, a script): type, then send.
-    if (/[\r\n]$/.test(input)) {
-      draftRef.current = typeText(draft, input.replace(/[\r\n]+$/, ""));
-      return steerKey("", { ...key, return: true });
-    }
-    setDraft(typeText(draft, input));
   }
 
   const side = (
@@ -251,7 +265,14 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
     focus === "scratchpad" ? (
       <ScratchpadPane state={state} width={columns} height={activityRows + 1} focused offset={sideRef.current.scratchpad} />
     ) : (
-      <ActivityPane state={state} width={columns} height={activityRows + 1} focused={focus === "activity"} offset={activityOffset} />
+      <ActivityPane
+        state={state}
+        width={columns}
+        height={activityRows + 1}
+        focused={focus === "activity"}
+        offset={activityOffset}
+        selected={marked}
+      />
     );
   const footer = footerText(
     {
@@ -261,6 +282,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
       waiting: question !== null,
       scrolled: activityOffset > 0,
       overlay,
+      search: matches && { index: explicit === null ? 0 : matches.indexOf(explicit) + 1, count: matches.length },
     },
     columns,
   );
@@ -273,6 +295,8 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
         <Box height={layout.bodyRows} flexDirection="column">
           <HelpOverlay controls={Boolean(controls)} width={columns} height={layout.bodyRows} />
         </Box>
+      ) : overlay === "detail" && detail.view.current ? (
+        <DetailOverlay view={detail.view.current} width={columns} height={layout.bodyRows} />
       ) : layout.twoColumns ? (
         <Box height={layout.bodyRows}>
           {side}
@@ -283,6 +307,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
             height={layout.bodyRows}
             focused={focus === "activity"}
             offset={activityOffset}
+            selected={marked}
           />
         </Box>
       ) : (
@@ -294,8 +319,8 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
       {question === null ? null : (
         <QuestionLine question={question} sessionId={state.sessionId} controls={Boolean(controls)} width={columns} />
       )}
-      {overlay === "steer" || overlay === "answer" ? (
-        <SteerInput draft={draftRef.current} width={columns} prompt={overlay === "answer" ? "answer> " : "steer> "} />
+      {overlay === "steer" || overlay === "answer" || overlay === "search" ? (
+        <SteerInput draft={draftRef.current} width={columns} prompt={PROMPTS[overlay]} />
       ) : null}
       {overlay === "quit" ? <QuitConfirm /> : null}
       <Text color={col("gray")} wrap="truncate-end">
@@ -304,6 +329,8 @@ export function SessionView({ store, controls, onQuit, onInterrupt, size, now: f
     </Box>
   );
 }
+
+const PROMPTS = { steer: "steer> ", answer: "answer> ", search: "/" } as const;
 
 function isLive(store: TuiStore): boolean {
   return isLiveStatus(store.getState().status);
