@@ -151,4 +151,24 @@ describe("hook deliveries", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(web.bodies.length).toBe(sent);
   });
+
+  it("a hook that falls 20 events behind drops the later ones and says so once", async () => {
+    const web = await server(["hang"]);
+    const failures: Array<EventData<"hook.failed">> = [];
+    const hooks = createHookSink(hooksConfig({ onIteration: web.url, timeout: "200ms", retries: 0 }), {
+      cwd: tmpdir(),
+      report: (f) => failures.push(f),
+    });
+    for (let i = 1; i <= 25; i++) hooks.sink(event("iteration.end", { hat: "creator", durationMs: 1 }, i));
+    expect(failures).toEqual([
+      {
+        hook: "onIteration",
+        target: expect.stringMatching(/^webhook /),
+        attempts: 0,
+        error: "too slow: 20 events waiting, later ones dropped",
+      },
+    ]);
+    await hooks.settle();
+    expect(web.bodies.every((b) => (b.iteration as number) <= 20)).toBe(true);
+  });
 });
