@@ -1,10 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startPglite } from "./embedded/pglite-start.js";
+import { readSeed, writeSeed } from "./embedded/seed.js";
 import postgres from "postgres";
-import { migratePgliteDb, migrationsFolder } from "./migrate.js";
 import { openStore, type DbStore } from "./store.js";
 
 // Isolated databases for tests. PGlite: every store starts from a migrated template dump (0.5 s instead
@@ -57,23 +55,9 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 
 let template: Promise<Blob> | null = null;
 
-/** A dump of a freshly migrated database, cached on disk per migration set. */
+/** A dump of a freshly migrated database: the seed (seed.ts), built into the temporary directory when the build has none. */
 export function pgliteTemplate(): Promise<Blob> {
-  template ??= (async () => {
-    const hash = createHash("sha256");
-    for (const file of readdirSync(migrationsFolder).sort())
-      if (file.endsWith(".sql")) hash.update(readFileSync(join(migrationsFolder, file)));
-    const path = join(tmpdir(), `hatloop-template-${hash.digest("hex").slice(0, 16)}.tar`);
-    if (existsSync(path)) return new Blob([readFileSync(path)]);
-    const pg = await startPglite();
-    await migratePgliteDb(pg);
-    const dump = await pg.dumpDataDir("none");
-    await pg.close();
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-    renameSync(tmp, path); // atomic: concurrent workers never read half a file
-    return dump;
-  })();
+  template ??= (async () => readSeed() ?? (await writeSeed(() => startPglite(undefined, { fromSeed: false }), tmpdir())))();
   return template;
 }
 

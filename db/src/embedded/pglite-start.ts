@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { isFresh, readSeed, unpackSeed } from "./seed.js";
 
 // How hatloop starts PGlite, measured (`pnpm bench startup`, docs/data.md "Start-up and memory"):
 // - V8 compiles PGlite's 9 MB of WebAssembly with Liftoff, its baseline compiler, and never tiers
@@ -34,8 +35,23 @@ function compiledModules(): Promise<CompiledModules> {
   return modules;
 }
 
-/** A PGlite on `dataDir` (in memory without one), started as described above. */
-export async function startPglite(dataDir?: string, options: Pick<PGliteOptions, "loadDataDir"> = {}): Promise<PGlite> {
+/**
+ * A PGlite on `dataDir` (in memory without one), started as described above. A database that does not
+ * exist yet starts from the seed when there is one (seed.ts), unless `fromSeed` is false.
+ */
+export async function startPglite(
+  dataDir?: string,
+  options: Pick<PGliteOptions, "loadDataDir"> & { fromSeed?: boolean } = {},
+): Promise<PGlite> {
   const compiled = (await compiledModules()) as Pick<PGliteOptions, keyof CompiledModules>;
-  return PGlite.create({ ...(dataDir ? { dataDir } : {}), ...options, ...compiled, startParams: START_PARAMS });
+  const seeded = options.fromSeed !== false && !options.loadDataDir;
+  // On disk the seed is unpacked into the directory (see unpackSeed); in memory PGlite loads it.
+  if (seeded && dataDir && isFresh(dataDir)) unpackSeed(dataDir);
+  const loadDataDir = options.loadDataDir ?? (seeded && !dataDir ? (readSeed() ?? undefined) : undefined);
+  return PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    ...compiled,
+    startParams: START_PARAMS,
+  });
 }

@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+import type { PGlite } from "@electric-sql/pglite";
+import { migratePgliteDb, migrationsFolder } from "../migrate.js";
+
+// A new embedded database starts from a seed: a dump of an empty, migrated database. Creating one
+// from nothing runs Postgres' initdb in WebAssembly (~5 s of CPU and ~700 MiB at its peak, measured
+// by `pnpm bench startup`); unpacking the seed takes a fraction of that. The build writes the seed
+// beside dist/ (scripts/build-seed.mjs; `pnpm demo` too); without one a database is created the
+// slow way. A seed is named by what it holds — the PGlite version and the migrations — so a stale
+// one is never used.
+
+// The package's dist/, from src/ (tests) as from dist/.
+const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
+
+/** The seed's file name: PGlite's version and a hash of every migration. */
+function seedName(): string {
+  const hash = createHash("sha256");
+  hash.update(pgliteVersion());
+  for (const file of readdirSync(migrationsFolder).sort())
+    if (file.endsWith(".sql")) hash.update(readFileSync(join(migrationsFolder, file)));
+  return `pglite-seed-${hash.digest("hex").slice(0, 16)}.tar.gz`;
+}
+
+function pgliteVersion(): string {
+  const entry = import.meta.resolve("@electric-sql/pglite");
+  return (JSON.parse(readFileSync(new URL("../package.json", entry), "utf8")) as { version: string }).version;
+}
+
+/** Where seeds are looked for: beside the build, then the temporary directory (tests write theirs there). */
+const places = (): string[] => [DIST, tmpdir()];
+
+function seedPath(): string | null {
+  const name = seedName();
+  return (
+    places()
+      .map((dir) => join(dir, name))
+      .find((path) => existsSync(path)) ?? null
+  );
+}
+
+/** The current seed, or null when none was built: for a database in memory (PGlite's loadDataDir). */
+export function readSeed(): Blob | null {
+  const path = seedPath();
+  return path ? new Blob([readFileSync(path)]) : null;
+}
+
+/**
+ * Unpacks the seed into a fresh data directory, on disk: PGlite's own loadDataDir would hold the
+ * whole database in memory on the way (~300 MiB at the peak instead of ~150). PG_VERSION comes last,
+ * so a directory whose unpacking was cut short is still fresh and is unpacked again. False without a seed.
+ */
+export function unpackSeed(dataDir: string): boolean {
+  const path = seedPath();
+  if (!path) return false;
+  const tar = gunzipSync(readFileSync(path));
+  let version: Buffer | null = null;
+  for (let at = 0; at + 512 <= tar.length;) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break;
+    const text = (from: number, length: number) => header.toString("utf8", from, from + length).replace(/\0[\s\S]*$/, "");
+    const prefix = text(345, 155);
+    const name = `${prefix ? `${prefix}/` : ""}${text(0, 100)}`.replace(/^\/+/, "");
+    const size = parseInt(text(124, 12).trim() || "0", 8);
+    const body = tar.subarray(at + 512, at + 512 + size);
+    const target = join(dataDir, name);
+    if (name.split("/").includes("..")) throw new Error(`the embedded database seed holds a path outside its directory: ${name}`);
+    if (header[156] === 0x35)
+      mkdirSync(target, { recursive: true }); // "5": a directory
+    else if (name === "PG_VERSION") version = body;
+    else {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, body);
+    }
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  if (!version) throw new Error(`the embedded database seed ${path} has no PG_VERSION`);
+  writeFileSync(join(dataDir, "PG_VERSION"), version);
+  return true;
+}
+
+/** Builds the seed from nothing (initdb, then the migrations) with `start`, and writes it to `dir`. */
+export async function writeSeed(start: () => Promise<PGlite>, dir = DIST): Promise<Blob> {
+  const pg = await start();
+  await migratePgliteDb(pg);
+  const dump = await pg.dumpDataDir("gzip");
+  await pg.close();
+  const path = join(dir, seedName());
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+  renameSync(tmp, path); // atomic: a concurrent reader never sees half a file
+  return dump;
+}
+
+/** A data directory that has never been created (no PG_VERSION): it can start from the seed. */
+export function isFresh(dataDir: string): boolean {
+  return !existsSync(join(dataDir, "PG_VERSION"));
+}
