@@ -78,6 +78,8 @@ export function footerText(k: KeyState, width: number): string {
     "n stay",
     "any key closes the help",
     "End follow",
+    "Enter open",
+    "/ search",
     "Enter find",
     "Esc cancel",
     "Esc back",

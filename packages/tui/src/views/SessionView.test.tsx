@@ -183,6 +183,27 @@ describe("SessionView keys", () => {
     expect(text()).not.toContain("steer>");
   });
 
+  it("says interrupting once: the CLI's handler says it when there is one, the view otherwise", async () => {
+    const notices = (store: ReturnType<typeof busyStore>) =>
+      store.getState().activity.filter((a) => a.text.startsWith("interrupting")).length;
+    const handled = busyStore();
+    const onInterrupt = vi.fn();
+    const withHandler = frame(
+      <SessionView store={handled} controls={controls()} onInterrupt={onInterrupt} onQuit={() => {}} size={NARROW} now={NOW} />,
+    );
+    withHandler.app.stdin.write("\u0003");
+    await settle(() => onInterrupt.mock.calls.length > 0);
+    expect(onInterrupt).toHaveBeenCalledTimes(1);
+    expect(notices(handled)).toBe(0);
+    const alone = busyStore();
+    const c = controls();
+    const without = frame(<SessionView store={alone} controls={c} onQuit={() => {}} size={NARROW} now={NOW} />);
+    without.app.stdin.write("\u0003");
+    await settle(() => without.text().includes("interrupting: writing a checkpoint"));
+    expect(c.calls).toEqual(["interrupt"]);
+    expect(notices(alone)).toBe(1);
+  });
+
   it("detaches at once when watching, and offers no loop controls", async () => {
     const onQuit = vi.fn();
     const { app, text } = frame(<SessionView store={busyStore()} onQuit={onQuit} size={NARROW} now={NOW} />);
