@@ -1,6 +1,6 @@
 import { Text } from "ink";
 import type { TuiState } from "../state/types.js";
-import { streamingLines, visibleLines } from "./activity-lines.js";
+import { streamingLines, visibleLines, type PaneSize } from "./activity-lines.js";
 import { fit } from "./lines.js";
 import { Pane } from "./Pane.js";
 import { col, monochrome, toneColor, toneMark } from "./theme.js";
@@ -28,7 +28,7 @@ export function ActivityPane({
   selected?: Selected | null;
 }) {
   const rows = Math.max(0, height - 1);
-  const lines = visibleLines(state, rows, offset);
+  const lines = visibleLines(state, { rows, width }, offset);
   const mono = monochrome();
   const title = offset > 0 ? `Activity (scrolled ${offset} up — End to follow)` : "Activity";
   return (
@@ -53,10 +53,10 @@ export function ActivityPane({
 }
 
 /** The activity offset that puts the start of the previous (-1) or next (+1) iteration at the top. */
-export function jumpIteration(state: TuiState, rows: number, offset: number, direction: -1 | 1): number {
+export function jumpIteration(state: TuiState, { rows, width }: PaneSize, offset: number, direction: -1 | 1): number {
   // Count lines from the bottom to each iteration marker, then pick the nearest one past the view.
   const markers: number[] = [];
-  let fromBottom = streamingLines(state).length;
+  let fromBottom = streamingLines(state, width).length;
   for (let e = state.activity.length - 1; e >= 0; e--) {
     const entry = state.activity[e]!;
     fromBottom += entry.text.split("\n").length;

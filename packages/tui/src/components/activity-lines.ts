@@ -1,4 +1,5 @@
 import { withoutSignals } from "../state/signals.js";
+import { wordWrap } from "./lines.js";
 import type { Tone, TuiState } from "../state/types.js";
 
 // The activity as lines, walked from the newest up: only what a render needs is built, so the cost
@@ -14,22 +15,33 @@ export interface ActivityLine {
 }
 
 /**
- * Lines of the response being streamed, all of them from its start (a line's key is its index, so a
- * view scrolled up into the response stays put as it grows). Split once per text: a frame walks them
- * several times, and only the visible ones become Ink elements.
+ * Lines of the response being streamed, all of them from its start, wrapped at the pane's `width` so
+ * it reads whole while it streams (a line's key is its index, so a view scrolled up into the response
+ * stays put as it grows). Wrapped once per text: a frame walks them several times, and only the
+ * visible ones become Ink elements. (Wrapped, not cut: a cut line's "…" sends Ink's width measuring
+ * down its slow path, which made showing the whole response cost twice the render time.)
  */
-export function streamingLines(state: TuiState): string[] {
+export function streamingLines(state: TuiState, width: number): string[] {
   const text = state.streaming?.text ?? "";
-  if (text !== lastStream.text) lastStream = { text, lines: text.trim() ? withoutSignals(text).split("\n") : [] };
+  if (text !== lastStream.text || width !== lastStream.width)
+    lastStream = {
+      text,
+      width,
+      lines: text.trim()
+        ? withoutSignals(text)
+            .split("\n")
+            .flatMap((l) => wordWrap(l, width - 2))
+        : [],
+    };
   return lastStream.lines;
 }
 
-let lastStream: { text: string; lines: string[] } = { text: "", lines: [] };
+let lastStream: { text: string; width: number; lines: string[] } = { text: "", width: 0, lines: [] };
 
 /** Calls `visit` for each line from the newest up until it returns false. */
-function walkLines(state: TuiState, visit: (line: ActivityLine) => boolean): void {
+function walkLines(state: TuiState, width: number, visit: (line: ActivityLine) => boolean): void {
   {
-    const live = streamingLines(state);
+    const live = streamingLines(state, width);
     for (let i = live.length - 1; i >= 0; i--) if (!visit({ key: `s${i}`, text: `  ${live[i]}`, tone: "text", entry: null })) return;
   }
   for (let e = state.activity.length - 1; e >= 0; e--) {
@@ -43,24 +55,24 @@ function walkLines(state: TuiState, visit: (line: ActivityLine) => boolean): voi
 }
 
 /** `rows` lines ending `offset` lines up from the newest, top to bottom. */
-export function visibleLines(state: TuiState, rows: number, offset: number): ActivityLine[] {
+export function visibleLines(state: TuiState, { rows, width }: PaneSize, offset: number): ActivityLine[] {
   const lines: ActivityLine[] = [];
   const need = rows + Math.max(0, offset);
-  walkLines(state, (line) => lines.push(line) < need);
+  walkLines(state, width, (line) => lines.push(line) < need);
   return lines.slice(offset, offset + rows).reverse();
 }
 
-function lineCount(state: TuiState): number {
+function lineCount(state: TuiState, width: number): number {
   let n = 0;
-  walkLines(state, () => (n++, true));
+  walkLines(state, width, () => (n++, true));
   return n;
 }
 
 /** How many lines up from the newest the line with `key` is; -1 when it is gone. */
-function indexOfKey(state: TuiState, key: string): number {
+function indexOfKey(state: TuiState, width: number, key: string): number {
   let n = 0;
   let found = -1;
-  walkLines(state, (line) => {
+  walkLines(state, width, (line) => {
     if (line.key === key) found = n;
     n++;
     return found === -1;
@@ -69,10 +81,10 @@ function indexOfKey(state: TuiState, key: string): number {
 }
 
 /** The line `index` lines up from the newest (null past the oldest). */
-export function lineAt(state: TuiState, index: number): ActivityLine | null {
+export function lineAt(state: TuiState, width: number, index: number): ActivityLine | null {
   let n = 0;
   let found: ActivityLine | null = null;
-  walkLines(state, (line) => {
+  walkLines(state, width, (line) => {
     if (n++ === index) found = line;
     return found === null;
   });
@@ -80,10 +92,10 @@ export function lineAt(state: TuiState, index: number): ActivityLine | null {
 }
 
 /** How many lines up from the newest the last line of entry `id` is; -1 when it is gone. */
-export function offsetOfEntry(state: TuiState, id: number): number {
+export function offsetOfEntry(state: TuiState, width: number, id: number): number {
   let n = 0;
   let found = -1;
-  walkLines(state, (line) => {
+  walkLines(state, width, (line) => {
     if (line.entry === id) found = n;
     n++;
     return found === -1;
@@ -100,15 +112,21 @@ export interface ActivityScroll {
 export const FOLLOW: ActivityScroll = { offset: 0, anchor: null };
 
 /** The offset to draw now: the anchored line where it moved to, never past the oldest line. */
-export function resolveOffset(state: TuiState, scroll: ActivityScroll, rows: number): number {
+export function resolveOffset(state: TuiState, scroll: ActivityScroll, { rows, width }: PaneSize): number {
   if (scroll.offset <= 0) return 0;
-  const at = scroll.anchor === null ? -1 : indexOfKey(state, scroll.anchor);
+  const at = scroll.anchor === null ? -1 : indexOfKey(state, width, scroll.anchor);
   const offset = at >= 0 ? at : scroll.offset;
-  return Math.max(0, Math.min(offset, lineCount(state) - rows));
+  return Math.max(0, Math.min(offset, lineCount(state, width) - rows));
 }
 
 /** A new scroll position, `offset` lines up (clamped to the oldest line), anchored on its line. */
-export function scrollTo(state: TuiState, offset: number, rows: number): ActivityScroll {
-  const clamped = Math.max(0, Math.min(offset, lineCount(state) - rows));
-  return clamped === 0 ? FOLLOW : { offset: clamped, anchor: lineAt(state, clamped)?.key ?? null };
+export function scrollTo(state: TuiState, offset: number, { rows, width }: PaneSize): ActivityScroll {
+  const clamped = Math.max(0, Math.min(offset, lineCount(state, width) - rows));
+  return clamped === 0 ? FOLLOW : { offset: clamped, anchor: lineAt(state, width, clamped)?.key ?? null };
+}
+
+/** The activity's lines of text (its title row not counted) and its width. */
+export interface PaneSize {
+  rows: number;
+  width: number;
 }

@@ -6,9 +6,9 @@ import type { Selected } from "./ActivityPane.js";
 // The selected activity entry is the one Enter opens: a search's match while it is still in the
 // buffer, otherwise the entry at the bottom of the view (the newest one while following).
 
-export function selectionOf(state: TuiState, explicit: number | null, offset: number): Selected | null {
+export function selectionOf(state: TuiState, explicit: number | null, offset: number, width: number): Selected | null {
   if (explicit !== null && state.activity.some((e) => e.id === explicit)) return explicit;
-  const bottom = lineAt(state, offset);
+  const bottom = lineAt(state, width, offset);
   return bottom ? (bottom.entry ?? "stream") : null;
 }
 

@@ -31,3 +31,18 @@ export function wrapLines(text: string, width: number): string[] {
   }
   return out;
 }
+
+/** One line of prose wrapped at `width` columns between words (a word longer than a line is split). */
+export function wordWrap(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  let rest = clean(text).trim();
+  while (rest.length > w) {
+    const space = rest.lastIndexOf(" ", w);
+    const cut = space > 0 ? space : w;
+    out.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  out.push(rest);
+  return out;
+}

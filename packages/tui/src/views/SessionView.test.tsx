@@ -100,7 +100,7 @@ describe("SessionView keys", () => {
     expect(text()).toMatch(/ \? {2}Keep the v1 API or drop it\? {2}\(a answers\)/);
     expect(text()).toContain("a answer");
     app.stdin.write("a");
-    await tick();
+    await settle(() => text().includes("answer>"));
     expect(text()).toContain("answer>");
     for (const ch of "drop it") app.stdin.write(ch);
     await tick();
@@ -127,27 +127,27 @@ describe("SessionView keys", () => {
     await tick();
     expect(c.calls).toEqual(["pause", "unpause"]);
     app.stdin.write(":");
-    await tick();
+    await settle(() => text().includes("steer>"));
     expect(text()).toContain("steer>");
     for (const ch of "use fake timers") app.stdin.write(ch);
     await tick();
     app.stdin.write("\r");
-    await tick();
+    await settle(() => c.calls.includes("steer:use fake timers") && text().includes("steering queued"));
     expect(c.calls).toContain("steer:use fake timers");
     expect(text()).toContain("steering queued for the next iteration: use fake timers");
     app.stdin.write("?");
-    await tick();
+    await settle(() => text().includes("switch focus: activity, checklist, scratchpad"));
     expect(text()).toContain("switch focus: activity, checklist, scratchpad");
     app.stdin.write("x");
     await tick();
     app.stdin.write("\u001b[A");
-    await tick();
+    await settle(() => /Activity \(scrolled 1 up/.test(text()));
     expect(text()).toMatch(/Activity \(scrolled 1 up/);
     app.stdin.write("s");
-    await tick();
+    await settle(() => c.calls.includes("stop"));
     expect(c.calls).toContain("stop");
     app.stdin.write("q");
-    await tick();
+    await settle(() => text().includes("Quit? The loop stops now and pauses with a checkpoint"));
     expect(text()).toContain("Quit? The loop stops now and pauses with a checkpoint");
     app.stdin.write("n");
     await tick();
@@ -155,7 +155,7 @@ describe("SessionView keys", () => {
     app.stdin.write("q");
     await tick();
     app.stdin.write("y");
-    await tick();
+    await settle(() => onQuit.mock.calls.length > 0);
     expect(onQuit).toHaveBeenCalledTimes(1);
   });
 
@@ -210,7 +210,7 @@ describe("SessionView keys", () => {
     expect(text()).toContain("q detach");
     expect(text()).not.toContain("p pause");
     app.stdin.write("q");
-    await tick();
+    await settle(() => onQuit.mock.calls.length > 0);
     expect(onQuit).toHaveBeenCalledTimes(1);
   });
 
@@ -219,7 +219,7 @@ describe("SessionView keys", () => {
     app.stdin.write("\t");
     await tick();
     app.stdin.write("\t");
-    await tick();
+    await settle(() => text().includes("## Current Plan"));
     expect(text()).toContain("## Current Plan");
   });
 });

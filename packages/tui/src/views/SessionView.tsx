@@ -5,6 +5,7 @@ import { FOLLOW, offsetOfEntry, resolveOffset, scrollTo, type ActivityScroll } f
 import { detailFor, selectionOf } from "../components/activity-selection.js";
 import { matchesOf, stepMatch } from "../components/activity-search.js";
 import { ChecklistPane } from "../components/ChecklistPane.js";
+import { checklistLines } from "../components/checklist-lines.js";
 import { ContextBar } from "../components/ContextBar.js";
 import { DetailOverlay } from "../components/DetailOverlay.js";
 import { Header } from "../components/Header.js";
@@ -90,22 +91,23 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
   const layout = layoutFor(
     columns,
     rows,
-    state.checklist.length,
+    (width) => checklistLines(state, width).length,
     (overlay === "steer" || overlay === "answer" || overlay === "quit" || overlay === "search" ? 1 : 0) + (question === null ? 0 : 1),
   );
   const activityRows = Math.max(0, (layout.twoColumns ? layout.bodyRows : layout.bodyRows - layout.checklistRows) - 1);
   const scratchRows = Math.max(0, (layout.twoColumns ? layout.bodyRows - layout.checklistRows : activityRows + 1) - 1);
   const checklistRows = Math.max(0, layout.checklistRows - 1);
-  const activityOffset = resolveOffset(state, activityRef.current, activityRows);
+  const activityPane = { rows: activityRows, width: layout.twoColumns ? layout.mainWidth : columns };
+  const activityOffset = resolveOffset(state, activityRef.current, activityPane);
   const explicit = selectedRef.current;
-  const selected = selectionOf(state, explicit, activityOffset);
+  const selected = selectionOf(state, explicit, activityOffset, activityPane.width);
   // Marked only when it is not simply the newest line: scrolled up, or a search's match.
   const marked = explicit !== null || activityOffset > 0 ? selected : null;
   const matches = queryRef.current === null ? null : matchesOf(state, queryRef.current);
 
   const maxSide = (pane: "checklist" | "scratchpad") =>
     pane === "checklist"
-      ? Math.max(0, state.checklist.length - checklistRows)
+      ? Math.max(0, checklistLines(state, layout.sideWidth).length - checklistRows)
       : Math.max(0, (state.scratchpad ? state.scratchpad.split("\n").length : 0) - scratchRows);
   const setSide = (pane: "checklist" | "scratchpad", value: number) => {
     sideRef.current = { ...sideRef.current, [pane]: Math.max(0, Math.min(value, maxSide(pane))) };
@@ -116,11 +118,11 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
     const pane = focusRef.current;
     if (pane === "activity") {
       selectedRef.current = null;
-      const current = resolveOffset(store.getState(), activityRef.current, activityRows);
+      const current = resolveOffset(store.getState(), activityRef.current, activityPane);
       activityRef.current = scrollTo(
         store.getState(),
         delta === Infinity ? Number.MAX_SAFE_INTEGER : delta === -Infinity ? 0 : current + delta,
-        activityRows,
+        activityPane,
       );
       return rerender();
     }
@@ -138,8 +140,8 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
   /** Selects entry `id` (a search's match) and scrolls its last line to the bottom of the view. */
   const select = (id: number | null) => {
     selectedRef.current = id;
-    const at = id === null ? -1 : offsetOfEntry(store.getState(), id);
-    if (at >= 0) activityRef.current = scrollTo(store.getState(), at, activityRows);
+    const at = id === null ? -1 : offsetOfEntry(store.getState(), activityPane.width, id);
+    if (at >= 0) activityRef.current = scrollTo(store.getState(), at, activityPane);
     rerender();
   };
   const search = (query: string | null) => {
@@ -148,7 +150,10 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
   };
   const openSelected = () => {
     const s = store.getState();
-    const opened = detailFor(s, selectionOf(s, selectedRef.current, resolveOffset(s, activityRef.current, activityRows)));
+    const opened = detailFor(
+      s,
+      selectionOf(s, selectedRef.current, resolveOffset(s, activityRef.current, activityPane), activityPane.width),
+    );
     if (!opened) return;
     detail.open(opened);
     setOverlay("detail");
@@ -195,11 +200,11 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
       if (input === "[" || input === "]") {
         setFocus("activity");
         selectedRef.current = null;
-        const current = resolveOffset(store.getState(), activityRef.current, activityRows);
+        const current = resolveOffset(store.getState(), activityRef.current, activityPane);
         activityRef.current = scrollTo(
           store.getState(),
-          jumpIteration(store.getState(), activityRows, current, input === "[" ? -1 : 1),
-          activityRows,
+          jumpIteration(store.getState(), activityPane, current, input === "[" ? -1 : 1),
+          activityPane,
         );
         return rerender();
       }
