@@ -195,9 +195,8 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       workers.push(w1);
       await w1.waitFor((e) => e.event === "session ended" && e.session === id && e.status === "waiting");
       expect((await store.sessions.get(id))!).toMatchObject({ status: "waiting", question: { text: "Keep the notes in English?" } });
-      expect((await store.sessions.get(id))!.lease.holder).toBeNull();
-      expect(await queueState(store, id)).toBeNull();
-
+      // Answered at once, as a script woken by the onWaiting hook would: the worker may still be letting
+      // the session go (lease, job); answer waits for that, then queues it again.
       const answered = await runHatloop(["answer", id.slice(0, 8), "yes, English"], env);
       expect(answered.code, answered.stderr).toBe(0);
       expect(answered.stdout).toContain("is queued again");

@@ -41,13 +41,30 @@ async function answer(id: string, text: string, command: Command): Promise<numbe
     const result = await store.sessions.answer(session.id, text, `cli@${hostname()}`);
     if (result !== "answered") throw refusal(result, (await store.sessions.get(session.id)) ?? session);
     const sid = shortId(session.id);
-    if (isLive(session)) printText(`answered: the run of session ${sid} goes on`);
+    const taken = await deliveredOrLeft(store, session.id);
+    if (taken === "delivered") printText(`answered: the run of session ${sid} goes on`);
+    else if (taken === "live") printText(`answered; the run of session ${sid} takes it at its next look`);
     else if ((await fleetStore(store.database.db).get(session.id))?.repoUrl) return await queueAgain(store, config, session);
     else printText(`answered; the session goes on when resumed: hatloop resume ${sid}`);
     return 0;
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Whether the run took the answer: a waiting run looks once a second. A headless run that was just
+ * ending to wait may still hold the session a moment, then leave the answer for the next run; so
+ * this watches until the question is delivered or the runner has gone (at most a few seconds).
+ */
+async function deliveredOrLeft(store: DbStore, id: string): Promise<"delivered" | "left" | "live"> {
+  for (let i = 0; i < 25; i++) {
+    const now = await store.sessions.get(id);
+    if (!now?.question) return "delivered";
+    if (!isLive(now)) return "left";
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return "live";
 }
 
 function refusal(result: "no-session" | "no-question" | "already-answered", session: SessionRecord): CliError {
@@ -64,5 +81,5 @@ function refusal(result: "no-session" | "no-question" | "already-answered", sess
 async function queueAgain(store: DbStore, config: ReturnType<typeof configFor>, session: SessionRecord): Promise<number> {
   printText(`answered session ${shortId(session.id)}'s question`);
   const { requeue } = await import("./fleet.js");
-  return requeue(store, config, session);
+  return requeue(store, config, session, 10_000);
 }

@@ -188,8 +188,12 @@ async function isActive(fleet: ReturnType<typeof fleetStore>, id: string): Promi
   return row?.queueState != null;
 }
 
-/** `hatloop resume` of a fleet session: back in the queue, for any worker. */
-export async function requeue(store: DbStore, config: HatloopConfig, session: SessionRecord): Promise<number> {
+/**
+ * `hatloop resume` (and `answer`) of a fleet session: back in the queue, for any worker. `patienceMs`:
+ * how long to keep trying while its last job is still active (a worker that has just let the session
+ * go finishes its job a moment later).
+ */
+export async function requeue(store: DbStore, config: HatloopConfig, session: SessionRecord, patienceMs = 0): Promise<number> {
   const fleet = fleetStore(store.database.db);
   const row = await fleet.get(session.id);
   if (!row?.repoUrl) throw new CliError(`session ${shortId(session.id)} is not a fleet session`);
@@ -197,7 +201,12 @@ export async function requeue(store: DbStore, config: HatloopConfig, session: Se
   const boss = await openQueue(url, config, { supervise: false });
   try {
     await fleet.clearStop(session.id);
-    const jobId = await enqueue(boss, config, session.id, row.repoUrl);
+    const deadline = Date.now() + patienceMs;
+    let jobId = await enqueue(boss, config, session.id, row.repoUrl);
+    while (!jobId && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      jobId = await enqueue(boss, config, session.id, row.repoUrl);
+    }
     if (!jobId) throw usageError(`session ${shortId(session.id)} is already queued or running`);
     await fleet.setJob(session.id, jobId);
   } finally {
