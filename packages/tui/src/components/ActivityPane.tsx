@@ -2,7 +2,7 @@ import { Text } from "ink";
 import type { TuiState } from "../state/types.js";
 import { streamingLines, visibleLines, type PaneSize } from "./activity-lines.js";
 import { fit } from "./lines.js";
-import { Pane } from "./Pane.js";
+import { Pane, type PaneProps } from "./Pane.js";
 import { col, monochrome, toneColor, toneMark } from "./theme.js";
 
 /** What the selection mark is on: an entry's id, or the response being streamed. */
@@ -12,21 +12,7 @@ export type Selected = number | "stream";
  * The newest activity that fits, `offset` lines up from the bottom (already clamped by the view);
  * the lines of the `selected` entry (what Enter opens) are marked `▸`, in every colour mode.
  */
-export function ActivityPane({
-  state,
-  width,
-  height,
-  focused,
-  offset,
-  selected = null,
-}: {
-  state: TuiState;
-  width: number;
-  height: number;
-  focused: boolean;
-  offset: number;
-  selected?: Selected | null;
-}) {
+export function ActivityPane({ state, width, height, focused, offset, selected = null }: PaneProps & { selected?: Selected | null }) {
   const rows = Math.max(0, height - 1);
   const lines = visibleLines(state, { rows, width }, offset);
   const mono = monochrome();

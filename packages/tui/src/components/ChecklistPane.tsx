@@ -1,23 +1,10 @@
 import { Text } from "ink";
-import type { TuiState } from "../state/types.js";
 import { checklistLines } from "./checklist-lines.js";
 import { fit, windowOf } from "./lines.js";
-import { Pane } from "./Pane.js";
+import { Pane, type PaneProps } from "./Pane.js";
 import { checkColor, col } from "./theme.js";
 
-export function ChecklistPane({
-  state,
-  width,
-  height,
-  focused,
-  offset,
-}: {
-  state: TuiState;
-  width: number;
-  height: number;
-  focused: boolean;
-  offset: number;
-}) {
+export function ChecklistPane({ state, width, height, focused, offset }: PaneProps) {
   const done = state.checklist.filter((i) => i.status === "done").length;
   const { visible } = windowOf(checklistLines(state, width), Math.max(0, height - 1), offset);
   return (

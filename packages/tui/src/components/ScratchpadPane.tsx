@@ -1,23 +1,10 @@
 import { Text } from "ink";
-import type { TuiState } from "../state/types.js";
 import { fit, windowOf } from "./lines.js";
-import { Pane } from "./Pane.js";
+import { Pane, type PaneProps } from "./Pane.js";
 import { col } from "./theme.js";
 
 /** The scratchpad from the top; scrolling (when focused) moves down through it. */
-export function ScratchpadPane({
-  state,
-  width,
-  height,
-  focused,
-  offset,
-}: {
-  state: TuiState;
-  width: number;
-  height: number;
-  focused: boolean;
-  offset: number;
-}) {
+export function ScratchpadPane({ state, width, height, focused, offset }: PaneProps) {
   const lines = state.scratchpad ? state.scratchpad.split("\n") : [];
   const rows = Math.max(0, height - 1);
   const top = Math.min(Math.max(0, offset), Math.max(0, lines.length - rows));
