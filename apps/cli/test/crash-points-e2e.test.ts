@@ -112,6 +112,26 @@ describe("crash points", () => {
     });
   });
 
+  it("killed between storing a checkpoint and recording its commit on the session: resume takes the worktree as hatloop's own", async () => {
+    const write = [{ name: "write_file", input: { path: "notes/a.txt", content: "a\n" } }];
+    const { env, run, home } = setup(
+      [turn("Writing.", write), turn("Done.", [{ name: "task_complete", input: { summary: "done" } }])],
+      "editor",
+    );
+    const killed = await runHatloop(run([]), { ...env, HATLOOP_FAILPOINT: "after-checkpoint-row", HATLOOP_CHECKPOINT__INTERVAL: "1" });
+    expect(killed.code).toBeNull();
+    await withStore(home, async (store) => {
+      const [session] = await store.sessions.list();
+      expect(session!.headCommit).not.toBe((await store.checkpoints.latest(session!.id))!.gitCommit);
+    });
+    const resumed = await runHatloop(["resume", "--last", "--json"], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    await withStore(home, async (store) => {
+      const [session] = await store.sessions.list();
+      expect(session).toMatchObject({ status: "completed" });
+    });
+  });
+
   it("resumes over the git locks a killed checkpoint commit left in the worktree", async () => {
     const { env, run, home } = setup([hatChange[1]!, hatChange[2]!], "creator");
     expect((await runHatloop(run(["--max-iterations", "1"]), env)).code).toBe(3);

@@ -8,7 +8,9 @@ export type Failpoint =
   /** The closing message of a turn that changed hats is stored; the session row is not updated yet. */
   | "after-hat-change-message"
   /** task_complete passed its gates and the closing message is stored; completion is not recorded yet. */
-  | "after-completion-message";
+  | "after-completion-message"
+  /** A checkpoint (after the start) is stored with its commit; the session row's headCommit is not updated yet. */
+  | "after-checkpoint-row";
 
 export function failpoint(name: Failpoint): void {
   const [point, action = ""] = (process.env.HATLOOP_FAILPOINT ?? "").split(":");

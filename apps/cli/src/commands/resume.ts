@@ -149,7 +149,12 @@ async function checkWorktree(store: Store, session: SessionRecord, force: boolea
   const crashedMidRun = (await store.messages.lastSeq(session.id)) >= point.tailFrom;
   if (crashedMidRun) return; // the uncommitted changes are the interrupted iteration's own work
   const lastCommit = session.headCommit ?? commit;
-  if (await hasChangesSince(session.worktreePath, lastCommit)) {
+  // A run killed between storing a checkpoint and recording its commit on the session leaves
+  // headCommit one behind: the worktree then matches the checkpoint's commit, and is hatloop's own.
+  const changed =
+    (await hasChangesSince(session.worktreePath, lastCommit)) &&
+    (lastCommit === commit || (await hasChangesSince(session.worktreePath, commit)));
+  if (changed) {
     throw usageError(
       `the worktree of session ${sid} changed since its last checkpoint (${lastCommit.slice(0, 10)}); commit or stash your changes, or resume with --force to keep them`,
     );

@@ -4,6 +4,7 @@ import type { GitPort } from "../ports/git.js";
 import type { Emitter } from "../loop/emitter.js";
 import type { LoopState, SavedLoopState } from "../loop/state.js";
 import { runtimeMs } from "../loop/state.js";
+import { failpoint } from "../failpoint.js";
 import { toContextRef } from "./refs.js";
 
 // Writes checkpoints: immutable rows with the live context as references, the scratchpad, the loop
@@ -93,6 +94,7 @@ export class Checkpointer {
       gitCommit,
     });
     this.lastTokens.set(reason, state.contextTokens);
+    if (reason !== "start") failpoint("after-checkpoint-row");
     await store.sessions.update(session.id, { headCommit: gitCommit });
     await store.checkpoints.prune(session.id, this.options.retain, KEEP);
     emitter.emit("checkpoint.saved", { seq: record.seq, reason, commit: gitCommit, contextTokens: state.contextTokens });
