@@ -1,5 +1,5 @@
 export { createTuiStore, type TuiStore } from "./state/store.js";
-export { initialState } from "./state/initial.js";
+export { initialState, isLiveStatus } from "./state/initial.js";
 export { applyEvent, MAX_ENTRIES } from "./state/reduce.js";
 export type { ActivityEntry, DetailRef, Snapshot, TuiState } from "./state/types.js";
 export { SessionView, type LoopControls, type SessionViewProps } from "./views/SessionView.js";

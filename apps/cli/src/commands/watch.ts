@@ -96,7 +96,7 @@ async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
   stop.abort();
   await following;
   const state = ui.getState();
-  const live = state.status === "running" || state.status === "waiting" || state.status === "paused" || state.status === "starting";
+  const live = tui.isLiveStatus(state.status);
   printText(tui.summaryLine(state));
   if (live && state.runningSince !== null) printText("detached: the loop goes on");
 }

@@ -2,6 +2,11 @@ import type { Snapshot, TuiState, ViewStatus } from "./types.js";
 
 const STATUSES: ViewStatus[] = ["starting", "running", "waiting", "paused", "completed", "failed", "stopped", "interrupted"];
 
+/** The loop still runs (or is about to): its keys do something, and leaving the view detaches from it. */
+export function isLiveStatus(status: ViewStatus): boolean {
+  return status === "running" || status === "waiting" || status === "paused" || status === "starting";
+}
+
 export function initialState(snapshot: Snapshot, now = Date.now()): TuiState {
   const status = (STATUSES as string[]).includes(snapshot.status) ? (snapshot.status as ViewStatus) : "starting";
   const percent = snapshot.contextWindow ? Math.floor((snapshot.contextTokens * 100) / snapshot.contextWindow) : 0;

@@ -16,7 +16,7 @@ import { HelpOverlay, QuestionLine, QuitConfirm, SteerInput } from "../component
 import { ScratchpadPane } from "../components/ScratchpadPane.js";
 import { col } from "../components/theme.js";
 import type { TuiStore } from "../state/store.js";
-import type { TuiState } from "../state/types.js";
+import { isLiveStatus } from "../state/initial.js";
 import { layoutFor } from "./layout.js";
 import { useDetail, type DetailLoader } from "./use-detail.js";
 import { useNow, useTerminalSize, useTuiState } from "./use-tui.js";
@@ -339,8 +339,4 @@ const PROMPTS = { steer: "steer> ", answer: "answer> ", search: "/" } as const;
 
 function isLive(store: TuiStore): boolean {
   return isLiveStatus(store.getState().status);
-}
-
-function isLiveStatus(status: TuiState["status"]): boolean {
-  return status === "running" || status === "waiting" || status === "paused" || status === "starting";
 }
