@@ -1,16 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type DbStore } from "../src/store.js";
+import { startDbChild } from "./support/db-child.js";
 import { newSession } from "./support/session.js";
 
 // Watchers of the embedded database are told of new events at once: the holder's PGlite LISTENs for
 // its clients and pushes each NOTIFY down their socket, and a listener follows the hand-over.
 
-const child = new URL("./fixtures/db-child.mjs", import.meta.url).pathname;
 const children: ChildProcess[] = [];
 const stores: DbStore[] = [];
 
@@ -19,24 +18,8 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close().catch(() => {});
 });
 
-function startHolder(dir: string) {
-  const proc = spawn(process.execPath, [child, dir, "s1", "write", "5"], { stdio: ["pipe", "pipe", "inherit"] });
-  children.push(proc);
-  const lines: Array<Record<string, unknown>> = [];
-  const waiters: Array<() => void> = [];
-  createInterface({ input: proc.stdout }).on("line", (line) => {
-    lines.push(JSON.parse(line) as Record<string, unknown>);
-    waiters.splice(0).forEach((w) => w());
-  });
-  const next = async (key: string) => {
-    for (;;) {
-      const found = lines.find((l) => key in l);
-      if (found) return found;
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  };
-  return { proc, next, exited: new Promise<void>((resolve) => proc.on("exit", () => resolve())) };
-}
+/** A process holding the directory that writes 5 events to session s1. */
+const startHolder = (dir: string) => startDbChild([dir, "s1", "write", "5"], children);
 
 /** Resolves once `count` calls have been recorded. */
 function counter() {

@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type DbStore } from "../src/store.js";
+import { startDbChild } from "./support/db-child.js";
 import { newSession } from "./support/session.js";
 
-const child = new URL("./fixtures/db-child.mjs", import.meta.url).pathname;
 const children: ChildProcess[] = [];
 const stores: DbStore[] = [];
 
@@ -26,26 +25,7 @@ async function open(dir: string): Promise<DbStore> {
   return store;
 }
 
-/** Starts the child and resolves with it and a reader of its JSON lines. */
-function startChild(args: string[]) {
-  const proc = spawn(process.execPath, [child, ...args], { stdio: ["pipe", "pipe", "inherit"] });
-  children.push(proc);
-  const lines: Array<Record<string, unknown>> = [];
-  const waiters: Array<() => void> = [];
-  createInterface({ input: proc.stdout }).on("line", (line) => {
-    lines.push(JSON.parse(line) as Record<string, unknown>);
-    waiters.splice(0).forEach((w) => w());
-  });
-  const next = async (key: string) => {
-    for (;;) {
-      const found = lines.find((l) => key in l);
-      if (found) return found;
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  };
-  const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
-  return { proc, next, exited };
-}
+const startChild = (args: string[]) => startDbChild(args, children);
 
 async function seedSession(store: DbStore, id: string) {
   await store.sessions.create(newSession({ id }));
