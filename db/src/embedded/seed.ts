@@ -17,8 +17,15 @@ import { migratePgliteDb, migrationsFolder } from "../migrate.js";
 // The package's dist/, from src/ (tests) as from dist/.
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
 
-/** The seed's file name: PGlite's version and a hash of every migration. */
+let cachedName: string | null = null;
+
+/** The seed's file name: PGlite's version and a hash of every migration (neither changes while a process runs). */
 function seedName(): string {
+  cachedName ??= hashedName();
+  return cachedName;
+}
+
+function hashedName(): string {
   const hash = createHash("sha256");
   hash.update(pgliteVersion());
   for (const file of readdirSync(migrationsFolder).sort())
@@ -35,10 +42,9 @@ function pgliteVersion(): string {
 const places = (): string[] => [DIST, tmpdir()];
 
 function seedPath(): string | null {
-  const name = seedName();
   return (
     places()
-      .map((dir) => join(dir, name))
+      .map((dir) => join(dir, seedName()))
       .find((path) => existsSync(path)) ?? null
   );
 }
