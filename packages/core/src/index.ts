@@ -16,6 +16,7 @@ export * from "./prompt/build.js";
 export { renderTemplate } from "./prompt/template.js";
 export { LoopControl } from "./loop/control.js";
 export { runLoop } from "./loop/run-loop.js";
+export { Emitter } from "./loop/emitter.js";
 export { exceededBudget, raiseBudgets, type BudgetExceeded, type BudgetName, type BudgetUse } from "./loop/budgets.js";
 export { LoopHealth, DEFAULT_HEALTH, initialHealth, type HealthNotice, type HealthState, type HealthThresholds } from "./loop/health.js";
 export { capResult, summarizeInput } from "./loop/executor.js";

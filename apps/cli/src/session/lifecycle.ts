@@ -1,10 +1,8 @@
 import {
-  EVENT_VERSION,
+  Emitter,
   type EventData,
   type EventSink,
   type HatloopConfig,
-  type LoopEvent,
-  type LoopEventType,
   type LoopOutcome,
   type SessionRecord,
   type Store,
@@ -32,23 +30,21 @@ export function sessionLifecycle(options: {
   sinks: EventSink[];
 }): SessionLifecycle {
   const { session, store, config } = options;
-  let last: LoopEvent | null = null;
   let gates: EventData<"gate.result"> | null = null;
-  const emit = <K extends LoopEventType>(type: K, data: EventData<K>) => {
-    const event = { v: EVENT_VERSION, sessionId: session.id, iteration: last?.iteration ?? session.iteration, ts: Date.now(), type, data };
-    for (const sink of options.sinks) sink(event as LoopEvent);
-  };
-  const hooks = createHookSink(config.hooks, { cwd: session.worktreePath, report: (failure) => emit("hook.failed", failure) });
+  // Its events belong to the iteration the loop's last event was in.
+  const emitter = new Emitter(session.id, options.sinks, Date.now);
+  emitter.iteration = session.iteration;
+  const hooks = createHookSink(config.hooks, { cwd: session.worktreePath, report: (failure) => emitter.emit("hook.failed", failure) });
   return {
     sink(event) {
-      last = event;
+      emitter.iteration = event.iteration;
       if (event.type === "gate.result") gates = event.data;
       hooks.sink(event);
     },
     async afterRun(outcome) {
       if (outcome.status !== "completed" || !config.pr.enabled) return;
       const current = (await store.sessions.get(session.id)) ?? session;
-      emit("pr.result", await openPullRequest({ session: current, store, pr: config.pr, gates }));
+      emitter.emit("pr.result", await openPullRequest({ session: current, store, pr: config.pr, gates }));
     },
     settle: () => hooks.settle(),
   };

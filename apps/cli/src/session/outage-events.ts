@@ -1,4 +1,4 @@
-import { EVENT_VERSION, type EventSink, type SessionRecord } from "@hatloop/core";
+import { Emitter, type EventSink, type SessionRecord } from "@hatloop/core";
 import { DatabaseUnavailableError, describeOutage, surfacedError } from "@hatloop/db";
 import { routeOutages } from "../outages.js";
 import { shortId } from "../format.js";
@@ -9,19 +9,12 @@ import { shortId } from "../format.js";
  * sinks: it follows the iteration the events belong to.
  */
 export function outageEvents(session: SessionRecord, sinks: EventSink[]): { sink: EventSink; stop: () => void } {
-  let iteration = session.iteration;
-  const stop = routeOutages((report) => {
-    const event = {
-      v: EVENT_VERSION,
-      sessionId: session.id,
-      iteration,
-      ts: Date.now(),
-      type: "database.outage" as const,
-      data: { state: report.state, location: report.location, message: describeOutage(report) },
-    };
-    for (const sink of sinks) sink(event);
-  });
-  return { sink: (event) => void (iteration = event.iteration), stop };
+  const emitter = new Emitter(session.id, sinks, Date.now);
+  emitter.iteration = session.iteration;
+  const stop = routeOutages((report) =>
+    emitter.emit("database.outage", { state: report.state, location: report.location, message: describeOutage(report) }),
+  );
+  return { sink: (event) => void (emitter.iteration = event.iteration), stop };
 }
 
 /** A run given up on because of the database: the same error, saying how to continue. */
