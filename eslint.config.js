@@ -19,7 +19,9 @@ const boundary = {
 };
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/coverage/**", "apps/cli/demo/sample-repo/**", "bench/results/**"] },
+  {
+    ignores: ["**/dist/**", "apps/cli/out/**", "**/node_modules/**", "**/coverage/**", "apps/cli/demo/sample-repo/**", "bench/results/**"],
+  },
   { linterOptions: { reportUnusedDisableDirectives: "error" } },
   js.configs.recommended,
   {
