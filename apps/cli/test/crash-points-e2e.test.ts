@@ -213,7 +213,7 @@ describe.skipIf(!process.env.HATLOOP_TEST_DATABASE_URL)("crash points on Postgre
     const stalled = startHatloop(run(["--max-iterations", "3"]), {
       ...env,
       HATLOOP_LEASE_TTL: "2s",
-      HATLOOP_FAILPOINT: "after-hat-change-message:block=30000",
+      HATLOOP_FAILPOINT: "after-hat-change-message:block=15000",
     });
     const store = await openStore({ url: database.url });
     try {

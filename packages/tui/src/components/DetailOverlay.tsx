@@ -35,7 +35,7 @@ export function DetailOverlay({ view, width, height }: { view: DetailView; width
   const diff = /^(diff --git |@@ |--- a\/)/m.test(view.text);
   const where = lines.length > rows ? ` · lines ${top + 1}-${top + shown.length} of ${lines.length}` : "";
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height} overflowY="hidden">
       <Text inverse bold wrap="truncate-end">
         {` ${view.title}${where} `}
       </Text>

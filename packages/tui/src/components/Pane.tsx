@@ -26,7 +26,7 @@ export function Pane({
   children: ReactNode;
 }) {
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height} overflowY="hidden">
       <Text inverse={focused} bold wrap="truncate-end">
         {` ${title} `}
       </Text>

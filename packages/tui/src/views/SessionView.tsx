@@ -292,7 +292,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
     columns,
   );
   return (
-    <Box flexDirection="column" width={columns} height={rows} overflow="hidden">
+    <Box flexDirection="column" width={columns} height={rows} overflowY="hidden">
       <Header state={state} width={columns} now={now} mode={controls ? "run" : "watch"} />
       <ContextBar state={state} width={columns} />
       <HatTimeline state={state} width={columns} />
