@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,6 +42,10 @@ describe.each(testDrivers())("chaos on %s", (driver) => {
       ...(database ? { DATABASE_URL: database.url } : {}),
     };
     const scenario = writeScenario(root, STEPS, 40);
+    // A kill while task_complete runs leaves the call answered "interrupted ... run it again if it is
+    // still needed" on resume, and a model calls it again: one more completing turn for each kill.
+    const again = { text: "Completing again.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] };
+    appendFileSync(scenario, `${JSON.stringify(again)}\n`.repeat(KILLS));
     try {
       let args = ["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"];
       for (let kill = 0; kill < KILLS; kill++) {
