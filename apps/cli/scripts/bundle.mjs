@@ -1,6 +1,6 @@
 // Bundles the CLI (tsc's output in out/) into dist/: one entry, bin.js, and a chunk per lazily
 // imported command or library. Node then parses a few files instead of resolving and reading ~950
-// modules, which was most of every command's start-up (docs/performance.md).
+// modules, which was most of every command's start-up (docs/data.md, "Start-up and memory").
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,8 @@ const ownImportMeta = {
         if (found.errors.length > 0) throw new Error(`${args.path}: cannot resolve ${specifier}`);
         code = code.replaceAll(call, fromChunk(found.path));
       }
+      // A computed specifier would be resolved from the chunk, silently somewhere else.
+      if (code.includes("import.meta.resolve(")) throw new Error(`${args.path}: import.meta.resolve of a computed specifier`);
       return { contents: code, loader: "js" };
     });
   },
