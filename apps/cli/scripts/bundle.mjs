@@ -13,8 +13,11 @@ const outdir = `${root}dist`;
 /** Marks a resolution that wants the file itself, whatever import the bundle would write for it. */
 const WHERE_IT_IS = Symbol("where it is");
 
-/** A file's URL as seen from a chunk of dist/ (every chunk sits at its top). */
-const fromChunk = (path) => `new URL(${JSON.stringify(relative(outdir, path).split("\\").join("/"))}, import.meta.url).href`;
+/** A file's path as seen from a chunk of dist/ (every chunk sits at its top), with forward slashes. */
+const fromOutdir = (path) => relative(outdir, path).split("\\").join("/");
+
+/** A file's URL as seen from a chunk of dist/. */
+const fromChunk = (path) => `new URL(${JSON.stringify(fromOutdir(path))}, import.meta.url).href`;
 
 /**
  * import.meta.url and import.meta.resolve keep meaning the file they were written in: code finds its
@@ -47,7 +50,7 @@ const pgliteByPath = {
     b.onResolve({ filter: /^@electric-sql\/pglite/ }, async (args) => {
       if (args.pluginData === WHERE_IT_IS) return undefined;
       const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: WHERE_IT_IS });
-      return { path: relative(outdir, found.path).split("\\").join("/"), external: true };
+      return { path: fromOutdir(found.path), external: true };
     });
   },
 };
