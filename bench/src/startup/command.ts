@@ -10,6 +10,7 @@ import { median, percentile, round } from "../util/stats.js";
 import { renderStartup, type StartupJson, type StartupRow } from "./report.js";
 import { seedSessions } from "./seed.js";
 import { timedRun } from "./timed-process.js";
+import { stopWarmHolder } from "./warm-holder.js";
 import { measureWatch } from "./watch-latency.js";
 
 // `pnpm bench startup`: what a person waits for. Every row is a whole `hatloop` process (the built
@@ -49,10 +50,10 @@ export async function startupCommand(
     NO_COLOR: "1",
   };
   const rows: StartupRow[] = [];
-  const measure = async (what: string, args: readonly string[], runs = plan.runs, before?: () => void): Promise<StartupRow> => {
+  const measure = async (what: string, args: readonly string[], runs = plan.runs, before?: () => unknown): Promise<StartupRow> => {
     const samples = [];
     for (let i = 0; i < runs; i++) {
-      before?.();
+      await before?.();
       const figures = await timedRun(process.execPath, args, { env, cwd: root, timeoutMs: 180_000 });
       if (figures.code !== 0) throw new Error(`${what}: exited ${figures.code}: ${figures.stderr.trim().split("\n").at(-1)}`);
       samples.push(figures);
@@ -84,7 +85,16 @@ export async function startupCommand(
       ["logs", [HATLOOP_BIN, "--db", db, "logs", id]],
       ["handoff", [HATLOOP_BIN, "--db", db, "handoff", id]],
     ];
+    // The first command after the warm holder has gone opens the directory itself (and leaves a
+    // holder behind as it exits: stopped before the next run).
+    const [ls] = reads(dataDir);
+    let appearing = false;
+    await measure("ls, embedded, 16 sessions, nobody holding it", ls![1], plan.runs, async () => {
+      await stopWarmHolder(dataDir, { appearing });
+      appearing = true;
+    });
     for (const [name, args] of reads(dataDir)) await measure(`${name}, embedded, 16 sessions`, args);
+    await stopWarmHolder(dataDir);
     const holder = await startHolder(dataDir);
     try {
       for (const [name, args] of reads(dataDir)) await measure(`${name}, embedded, while a run holds it`, args);
@@ -138,6 +148,8 @@ export async function startupCommand(
     };
     return { json, markdown: renderStartup(json) };
   } finally {
+    // The warm holders short commands left (each would linger its two minutes in a deleted directory).
+    for (const dir of ["data", "watch"]) await stopWarmHolder(join(root, dir));
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
@@ -33,9 +33,10 @@ export interface EmbeddedOptions {
   /** Open a damaged directory anyway, without migrating it (`hatloop db check`). */
   allowDamaged?: boolean;
   /**
-   * When nobody holds the directory, start a warm holder (warm-holder.ts) in a process of its own
-   * and go through it, instead of opening the directory here; it stays for this long after its last
-   * client leaves, so the next command finds it. Without it, this process becomes the holder.
+   * When this process held the directory, it hands it to a warm holder (warm-holder.ts) as it
+   * closes: a process of its own that stays for this long after its last client leaves, so the next
+   * command finds the database started. The first command opens a free directory itself, which is
+   * quicker than starting a holder and waiting for it.
    */
   lingerMs?: number;
   /** As holder: told how many clients are connected, whenever that changes. */
@@ -136,6 +137,7 @@ export class EmbeddedRouter {
     if (route.wrote && !route.damaged) await writeManifest(this.local(route), this.options.dataDir).catch(() => {});
     await route.pg.close();
     route.release();
+    if (this.options.lingerMs && !route.damaged) this.startWarmHolder(this.options.lingerMs);
   }
 
   /** Every check, a full read of every table included; null when another process holds the directory. */
@@ -159,7 +161,6 @@ export class EmbeddedRouter {
     const lockDir = `${dataDir}.lock`;
     mkdirSync(dirname(dataDir), { recursive: true });
     const deadline = Date.now() + (this.options.connectTimeoutMs ?? 30_000);
-    let warm: ChildProcess | null = null;
     for (;;) {
       const lock = acquireLock(lockDir, {
         pid: process.pid,
@@ -168,14 +169,6 @@ export class EmbeddedRouter {
         token: randomUUID(),
         since: new Date().toISOString(),
       });
-      // Nobody holds it: hand the lock to a warm holder of its own, unless one was started and failed
-      // (a damaged directory, say), in which case this process opens it and says why.
-      if (lock.kind === "acquired" && this.options.lingerMs && (warm === null || warm.exitCode === null)) {
-        lock.release();
-        warm ??= this.startWarmHolder(this.options.lingerMs);
-        await new Promise((r) => setTimeout(r, 20));
-        continue;
-      }
       if (lock.kind === "acquired") {
         this.route = await this.becomeOwner(socket, lock.release);
         await this.listenAgain(this.route);
@@ -201,11 +194,13 @@ export class EmbeddedRouter {
         const who = owner ? `process ${owner.pid}${isAlive(owner) ? "" : " (gone)"}` : "another process";
         throw new Error(`the embedded database at ${dataDir} is held by ${who} and did not answer; set DATABASE_URL to use Postgres`);
       }
-      await new Promise((r) => setTimeout(r, warm ? 20 : 100));
+      // Often a warm holder that is still opening the directory: it serves within a few tenths of a second.
+      await new Promise((r) => setTimeout(r, 25));
     }
   }
 
-  private startWarmHolder(lingerMs: number): ChildProcess {
+  /** Detached: it outlives this process, and takes the lock only if nobody took it in between. */
+  private startWarmHolder(lingerMs: number): void {
     const child = spawn(process.execPath, [warmHolderScript, this.options.dataDir, String(lingerMs)], {
       detached: true,
       stdio: "ignore",
@@ -213,7 +208,6 @@ export class EmbeddedRouter {
     });
     child.on("error", () => {});
     child.unref();
-    return child;
   }
 
   private async becomeOwner(socket: string, release: () => void): Promise<Route> {

@@ -3,10 +3,10 @@ import { EmbeddedRouter } from "./router.js";
 
 // The warm holder of an embedded database: a process of its own (detached, no terminal) that opens
 // the directory and serves other processes through its socket until no client has been connected
-// for `lingerMs`, then closes it as any holder does. Short commands (`hatloop ls`, `show`, `logs`,
-// `handoff`, `watch`) start it when nobody holds the directory (router.ts, `lingerMs`), so the
-// next command finds the database started: a client process never loads PGlite. It exits at once
-// when another process holds the directory already, and with code 1 when it cannot open it.
+// for `lingerMs`, then closes it as any holder does. A short command (`hatloop ls`, `show`, `logs`,
+// `handoff`, `watch`) that held the directory starts it as it closes (router.ts, `lingerMs`), so the
+// next command finds the database started and never loads PGlite. It exits at once when another
+// process took the directory in between, and with code 1 when it cannot open it.
 // argv: dataDir lingerMs
 
 const [dataDir, linger] = process.argv.slice(2);

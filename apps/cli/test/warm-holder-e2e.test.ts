@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { HUNG_MS, runHatloop } from "./support/hatloop.js";
+
+// database.linger on the embedded database: the first short command opens the free directory itself
+// and, as it exits, leaves a warm holder that serves the next commands until nobody has been
+// connected for the linger, then closes the directory and goes.
+
+const LINGER = "8s";
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(probe: () => T | null | false): Promise<T> {
+  const deadline = Date.now() + HUNG_MS;
+  for (;;) {
+    const value = probe();
+    if (value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await sleep(50);
+  }
+}
+
+describe("the warm holder", () => {
+  it("is left by a short command, serves the next one, and goes after the linger", async () => {
+    const home = mkdtempSync(join(tmpdir(), "hatloop-warm-"));
+    const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), HATLOOP_DATABASE__LINGER: LINGER };
+    const owner = join(home, "pglite.lock", "owner.json");
+    const holderPid = () => existsSync(owner) && (JSON.parse(readFileSync(owner, "utf8")) as { pid: number }).pid;
+
+    const first = await runHatloop(["ls"], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("No sessions yet");
+    // The directory is free as the command exits; its holder takes it a moment later.
+    const holder = await until(holderPid);
+    expect(alive(holder)).toBe(true);
+
+    // Served by the holder: had the command opened the directory itself, it would have left a
+    // holder of its own (another pid) as it exited.
+    const second = await runHatloop(["ls", "--json"], env);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toEqual([]);
+    expect(holderPid()).toBe(holder);
+
+    // Nobody connected for the linger: it closes the directory and exits.
+    await until(() => !existsSync(owner) && !alive(holder));
+  });
+
+  it("is not left when the linger is 0", async () => {
+    const home = mkdtempSync(join(tmpdir(), "hatloop-warm-"));
+    const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), HATLOOP_DATABASE__LINGER: "0" };
+    expect((await runHatloop(["ls"], env)).code).toBe(0);
+    await sleep(1_000);
+    expect(existsSync(join(home, "pglite.lock"))).toBe(false);
+  });
+});
