@@ -31,11 +31,16 @@ export const FALLBACK_IDENTITY = { name: "hatloop", email: "hatloop@localhost" }
  * configured, and no signing prompt.
  */
 export async function commitConfig(dir: string): Promise<string[]> {
-  const git = gitAt(dir);
-  const [name, email] = await Promise.all([git.getConfig("user.name"), git.getConfig("user.email")]);
+  // One process for both keys; none set is an exit code of 1 and no output.
+  const set = await gitAt(dir)
+    .raw(["config", "--get-regexp", "^user\\.(name|email)$"])
+    .then(
+      (out) => new Set(out.split("\n").flatMap((line) => /^user\.(name|email) \S/.exec(line)?.[1] ?? [])),
+      () => new Set<string>(),
+    );
   const env = process.env;
-  const hasName = Boolean(name.value) || Boolean(env.GIT_AUTHOR_NAME && env.GIT_COMMITTER_NAME);
-  const hasEmail = Boolean(email.value) || Boolean(env.GIT_AUTHOR_EMAIL && env.GIT_COMMITTER_EMAIL);
+  const hasName = set.has("name") || Boolean(env.GIT_AUTHOR_NAME && env.GIT_COMMITTER_NAME);
+  const hasEmail = set.has("email") || Boolean(env.GIT_AUTHOR_EMAIL && env.GIT_COMMITTER_EMAIL);
   const config = ["commit.gpgsign=false"];
   if (!hasName) config.push(`user.name=${FALLBACK_IDENTITY.name}`);
   if (!hasEmail) config.push(`user.email=${FALLBACK_IDENTITY.email}`);

@@ -28,19 +28,33 @@ describe("commitAll", () => {
     expect(git(repo, "rev-list", "--count", "HEAD")).toBe("1");
   });
 
-  describe("without a configured identity", () => {
+  describe("the commit's identity", () => {
     let saved: NodeJS.ProcessEnv = {};
     beforeEach(() => {
       saved = { ...process.env };
     });
+    /** A repository whose first commit is made; from then on the environment names nobody. */
+    const repoWithoutEnvIdentity = () => {
+      const repo = tempRepo();
+      for (const key of ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"])
+        delete process.env[key];
+      return repo;
+    };
     afterEach(() => {
       Object.assign(process.env, saved);
     });
 
-    it("commits as hatloop <hatloop@localhost>, ignoring hooks", async () => {
-      const repo = tempRepo();
-      for (const key of ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"])
-        delete process.env[key];
+    it("is the one the repository configures", async () => {
+      const repo = repoWithoutEnvIdentity();
+      git(repo, "config", "user.name", "Ada Lovelace");
+      git(repo, "config", "user.email", "ada@example.org");
+      writeFiles(repo, { "x.txt": "x" });
+      await commitAll(repo, "checkpoint");
+      expect(git(repo, "log", "-1", "--format=%an <%ae>")).toBe("Ada Lovelace <ada@example.org>");
+    });
+
+    it("is hatloop <hatloop@localhost> when none is configured, and hooks are ignored", async () => {
+      const repo = repoWithoutEnvIdentity();
       writeFileSync(path.join(repo, ".git/hooks/pre-commit"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
       writeFiles(repo, { "x.txt": "x" });
       await commitAll(repo, "checkpoint");
@@ -100,6 +114,17 @@ describe("gitFacts", () => {
     expect(facts.commits?.[0]?.sha).toMatch(/^[0-9a-f]{40}$/);
     // The user's index is untouched.
     expect(git(repo, "status", "--porcelain")).toBe(indexBefore);
+  });
+
+  it("names awkward paths and counts a binary file without lines", async () => {
+    const repo = tempRepo({ "a.txt": "a\n" });
+    const base = await headCommit(repo);
+    writeFiles(repo, { ":colon.txt": "c\n", "tab\tand space.txt": "t\n", "ünï.md": "u\n" });
+    writeFileSync(path.join(repo, "blob.bin"), Buffer.from([0, 1, 2, 0, 255]));
+    const facts = await gitFacts(repo, base);
+    expect(facts.createdFiles).toEqual([":colon.txt", "blob.bin", "tab\tand space.txt", "ünï.md"]);
+    expect(facts.diffstat).toEqual({ filesChanged: 4, insertions: 3, deletions: 0 });
+    expect(facts.commits).toEqual([]);
   });
 
   it("reports nothing for an unchanged tree", async () => {

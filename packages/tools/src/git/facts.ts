@@ -15,36 +15,14 @@ const MAX_COMMITS = 200;
 
 export async function gitFacts(dir: string, baseCommit: string): Promise<GitFacts> {
   const git = gitAt(dir);
-  const [branch, head] = await Promise.all([
-    git.raw(["rev-parse", "--abbrev-ref", "HEAD"]).then((s) => s.trim()),
-    git.raw(["rev-parse", "HEAD"]).then((s) => s.trim()),
-  ]);
-  const { nameStatus, numstat } = await diffWorkingTreeAgainst(dir, baseCommit);
-
-  const modifiedFiles: string[] = [];
-  const createdFiles: string[] = [];
-  const deletedFiles: string[] = [];
-  const fields = nameStatus.split("\0").filter((f) => f.length > 0);
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const status = fields[i]!;
-    const file = fields[i + 1]!;
-    if (status.startsWith("A")) createdFiles.push(file);
-    else if (status.startsWith("D")) deletedFiles.push(file);
-    else modifiedFiles.push(file); // M, T (type change)
-  }
-
-  let insertions = 0;
-  let deletions = 0;
-  let files = 0;
-  for (const record of numstat.split("\0").filter((r) => r.length > 0)) {
-    const [added, removed] = record.split("\t");
-    files++;
-    // Binary files show "-": they count as a changed file without line counts.
-    insertions += Number.parseInt(added ?? "", 10) || 0;
-    deletions += Number.parseInt(removed ?? "", 10) || 0;
-  }
-
-  const log = await git.raw(["log", "--reverse", `-n${MAX_COMMITS}`, "--format=%H%x1f%s", `${baseCommit}..HEAD`]);
+  // One process for three answers: rev-parse prints them in the order asked.
+  const [indexPath = "", head = "", branch = ""] = (
+    await git.raw(["rev-parse", "--git-path", "index", "HEAD", "--abbrev-ref", "HEAD"])
+  ).split("\n");
+  const changes = parseRawNumstat(await diffWorkingTreeAgainst(dir, path.resolve(dir, indexPath), baseCommit));
+  // Nothing committed since the base: no need to ask for the log.
+  const log =
+    head === baseCommit ? "" : await git.raw(["log", "--reverse", `-n${MAX_COMMITS}`, "--format=%H%x1f%s", `${baseCommit}..HEAD`]);
   const commits = log
     .split("\n")
     .filter((l) => l.length > 0)
@@ -52,21 +30,39 @@ export async function gitFacts(dir: string, baseCommit: string): Promise<GitFact
       const [sha = "", subject = ""] = line.split("\x1f");
       return { sha, subject };
     });
-
-  return {
-    branch,
-    headCommit: head,
-    modifiedFiles,
-    createdFiles,
-    deletedFiles,
-    diffstat: { filesChanged: files, insertions, deletions },
-    commits,
-  };
+  return { branch, headCommit: head, ...changes, commits };
 }
 
-async function diffWorkingTreeAgainst(dir: string, baseCommit: string): Promise<{ nameStatus: string; numstat: string }> {
-  const git = gitAt(dir);
-  const realIndex = path.resolve(dir, (await git.raw(["rev-parse", "--git-path", "index"])).trim());
+/**
+ * `git diff --raw --numstat -z` (no renames): each change once as `:modes shas STATUS\0path\0`,
+ * then each again as `added\tdeleted\tpath\0` ("-" for a binary file's counts).
+ */
+function parseRawNumstat(out: string): Pick<GitFacts, "modifiedFiles" | "createdFiles" | "deletedFiles" | "diffstat"> {
+  const modifiedFiles: string[] = [];
+  const createdFiles: string[] = [];
+  const deletedFiles: string[] = [];
+  const diffstat = { filesChanged: 0, insertions: 0, deletions: 0 };
+  const fields = out.split("\0");
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    if (field.startsWith(":")) {
+      const status = field.split(" ").at(-1) ?? "";
+      const file = fields[++i] ?? "";
+      if (status.startsWith("A")) createdFiles.push(file);
+      else if (status.startsWith("D")) deletedFiles.push(file);
+      else modifiedFiles.push(file); // M, T (type change)
+    } else if (field.length > 0) {
+      const [added, removed] = field.split("\t");
+      diffstat.filesChanged++;
+      // Binary files show "-": they count as a changed file without line counts.
+      diffstat.insertions += Number.parseInt(added ?? "", 10) || 0;
+      diffstat.deletions += Number.parseInt(removed ?? "", 10) || 0;
+    }
+  }
+  return { modifiedFiles, createdFiles, deletedFiles, diffstat };
+}
+
+async function diffWorkingTreeAgainst(dir: string, realIndex: string, baseCommit: string): Promise<string> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), "hatloop-facts-"));
   const index = path.join(scratch, "index");
   try {
@@ -77,9 +73,7 @@ async function diffWorkingTreeAgainst(dir: string, baseCommit: string): Promise<
     const scratchGit = async (args: string[]) =>
       (await execa("git", args, { cwd: dir, env: { GIT_INDEX_FILE: index }, stdin: "ignore", stripFinalNewline: false })).stdout;
     await scratchGit(["add", "--all"]);
-    const diff = (format: string) => scratchGit(["diff", "--cached", "--no-renames", "-z", format, baseCommit, "--"]);
-    const [nameStatus, numstat] = await Promise.all([diff("--name-status"), diff("--numstat")]);
-    return { nameStatus, numstat };
+    return await scratchGit(["diff", "--cached", "--no-renames", "-z", "--raw", "--numstat", baseCommit, "--"]);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
