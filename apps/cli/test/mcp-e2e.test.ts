@@ -8,6 +8,7 @@ import { toolResults } from "@hatloop/context";
 import { openStore } from "@hatloop/db";
 import { runHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
+import { alive } from "./support/alive.js";
 
 // `hatloop run` with the user's MCP servers: one from the repository's .mcp.json (stdio), one from
 // hatloop's config (streamable HTTP), both the test server of packages/tools on the official SDK.
@@ -36,15 +37,6 @@ function setup(turns: unknown[], servers: Record<string, unknown>, mcpJson?: unk
 }
 
 const stdioServer = { mcpServers: { local: { command: process.execPath, args: [server], env: { UNUSED: "${HOME}" } } } };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("hatloop run with MCP servers", () => {
   it("offers the servers' tools to the hat, and their answers are capped, redacted and stored like any tool's", async () => {

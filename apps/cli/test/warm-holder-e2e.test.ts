@@ -4,21 +4,13 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { HUNG_MS, runHatloop } from "./support/hatloop.js";
+import { alive } from "./support/alive.js";
 
 // database.linger on the embedded database: the first short command opens the free directory itself
 // and, as it exits, leaves a warm holder that serves the next commands until nobody has been
 // connected for the linger, then closes the directory and goes.
 
 const LINGER = "8s";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function until<T>(probe: () => T | null | false): Promise<T> {
   const deadline = Date.now() + HUNG_MS;
