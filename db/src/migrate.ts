@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
+import { CONNECTION_OPTIONS } from "./postgres-options.js";
 
 // Generated SQL migrations live beside src/ and dist/, so this resolves from either.
 export const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
@@ -31,7 +32,7 @@ export async function migratePgliteDb(pg: PGlite): Promise<void> {
 /** Applies pending migrations on Postgres under an advisory lock; idempotent. */
 export async function migratePostgresDb(url: string): Promise<void> {
   const { default: postgres } = await import("postgres");
-  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  const sql = postgres(url, { ...CONNECTION_OPTIONS, max: 1, connect_timeout: 10 });
   try {
     const [found] = await sql.unsafe<Array<{ present: boolean }>>(PRESENT);
     if (found?.present && Number((await sql.unsafe<Array<{ newest: string | null }>>(NEWEST_APPLIED))[0]?.newest) === newestMigration())

@@ -1,6 +1,7 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Execute } from "./embedded/broker.js";
+import { CONNECTION_OPTIONS } from "./postgres-options.js";
 import { QueryTimeoutError } from "./resilience/classify.js";
 
 // postgres.js under hatloop's query function. A server that stops answering (hung, SIGSTOP, a
@@ -20,7 +21,7 @@ export function postgresClient(url: string, queryTimeoutMs: number): PostgresCli
   const connect = () => {
     // backoff 0: postgres.js would otherwise wait up to 20 s before each reconnection, on top of
     // the outage monitor's own backoff.
-    const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: connectTimeout, backoff: () => 0 });
+    const client = postgres(url, { ...CONNECTION_OPTIONS, max: 10, connect_timeout: connectTimeout, backoff: () => 0 });
     // drizzle's postgres.js driver sets its parsers and serializers (timestamps as text, JSON passed
     // through) on the client it is given: rows come back exactly as that driver would map them.
     drizzle({ client });
@@ -54,7 +55,7 @@ export function postgresClient(url: string, queryTimeoutMs: number): PostgresCli
   return {
     execute,
     async listen(channel, onPayload) {
-      listener ??= postgres(url, { max: 1, onnotice: () => {}, connect_timeout: connectTimeout });
+      listener ??= postgres(url, { ...CONNECTION_OPTIONS, max: 1, connect_timeout: connectTimeout });
       // eslint-disable-next-line @typescript-eslint/unbound-method -- postgres.js's unlisten is a closure, not a method that needs its object
       const { unlisten } = await listener.listen(channel, onPayload);
       return unlisten;
