@@ -49,8 +49,8 @@ export interface OpenOptions {
   /** Open a damaged embedded database anyway, to report on it (`hatloop db check`). */
   allowDamaged?: boolean;
   /**
-   * The embedded database, when no process holds it: start a warm holder that stays this long after
-   * its last client leaves, and go through it (see embedded/warm-holder.ts). 0 or unset: this process holds it.
+   * The embedded database, when this process held it: on close, hand it to a warm holder that stays
+   * this long after its last client leaves (see embedded/warm-holder.ts). 0 or unset: no holder is left.
    */
   lingerMs?: number;
   /** Test templates: start an in-memory database from a dump instead of an empty one. */

@@ -26,8 +26,8 @@ export function configFor(command: Command, flags: Record<string, unknown> = {})
 }
 
 /**
- * `warm`: a short command. On the embedded database nobody holds, it starts a warm holder (which
- * lingers for database.linger) and goes through it rather than opening PGlite in this process.
+ * `warm`: a short command. On the embedded database, if it opened the directory itself, it leaves a
+ * warm holder as it closes (which lingers for database.linger), so the next command finds it started.
  */
 export async function openConfiguredStore(config: HatloopConfig, { warm = false } = {}): Promise<DbStore> {
   const { outageTimeout, queryTimeout, linger } = config.database;
