@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { hasTmux, Tmux } from "./support/tmux.js";
-import { openPane, runCommand, tuiRun, until } from "./support/tui-run.js";
+import { openPane, runCommand, tuiRun } from "./support/tui-run.js";
+import { until } from "./support/until.js";
 import { withStore } from "./support/store.js";
 
 // The agent asks, a person answers: headless (the run ends waiting, exit 4; `hatloop answer` from any

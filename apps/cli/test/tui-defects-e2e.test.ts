@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { colourCodes, hasTmux, Tmux } from "./support/tmux.js";
-import { bin, openPane, runCommand, tuiRun, until, type Step } from "./support/tui-run.js";
+import { bin, openPane, runCommand, tuiRun, type Step } from "./support/tui-run.js";
+import { until } from "./support/until.js";
 import { runHatloop } from "./support/hatloop.js";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

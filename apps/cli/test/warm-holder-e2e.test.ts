@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { HUNG_MS, runHatloop } from "./support/hatloop.js";
+import { runHatloop } from "./support/hatloop.js";
+import { until } from "./support/until.js";
 import { alive } from "./support/alive.js";
 
 // database.linger on the embedded database: the first short command opens the free directory itself
@@ -11,16 +12,6 @@ import { alive } from "./support/alive.js";
 // connected for the linger, then closes the directory and goes.
 
 const LINGER = "8s";
-
-async function until<T>(probe: () => T | null | false): Promise<T> {
-  const deadline = Date.now() + HUNG_MS;
-  for (;;) {
-    const value = probe();
-    if (value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await sleep(50);
-  }
-}
 
 describe("the warm holder", () => {
   it("is left by a short command, serves the next one, and goes after the linger", async () => {
@@ -33,7 +24,7 @@ describe("the warm holder", () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("No sessions yet");
     // The directory is free as the command exits; its holder takes it a moment later.
-    const holder = await until(holderPid);
+    const holder = await until("a warm holder takes the directory", holderPid);
     expect(alive(holder)).toBe(true);
 
     // Served by the holder: had the command opened the directory itself, it would have left a
@@ -44,7 +35,7 @@ describe("the warm holder", () => {
     expect(holderPid()).toBe(holder);
 
     // Nobody connected for the linger: it closes the directory and exits.
-    await until(() => !existsSync(owner) && !alive(holder));
+    await until("the holder closes the directory and exits", () => !existsSync(owner) && !alive(holder));
   });
 
   it("is not left when the linger is 0", async () => {

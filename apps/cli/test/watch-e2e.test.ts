@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, testDrivers } from "@hatloop/db/testing";
-import { HUNG_MS } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
+import { until } from "./support/until.js";
 
 const bin = new URL("../dist/bin.js", import.meta.url).pathname;
 
@@ -31,15 +31,6 @@ function start(args: string[], env: Record<string, string>) {
   child.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
   return { child, seen, exited, id: () => sessionId, stderr: () => stderr };
-}
-
-/** Waits for a condition (never for a time): fails only if it never holds, after HUNG_MS. */
-async function until<T>(what: string, check: () => T | undefined): Promise<T> {
-  for (const deadline = Date.now() + HUNG_MS; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-    const found = check();
-    if (found !== undefined) return found;
-  }
-  throw new Error(`never happened: ${what}`);
 }
 
 /**
