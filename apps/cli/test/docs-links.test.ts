@@ -67,6 +67,10 @@ describe("the docs' relative links", () => {
     expect(broken).toEqual([]);
   });
 
+  it("stay in a README a user reads first: at most 12 KB, the rest in docs/", () => {
+    expect(statSync(join(ROOT, "README.md")).size).toBeLessThanOrEqual(12 * 1024);
+  });
+
   it("are found: the README links every page in docs/", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const pages = readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md"));
