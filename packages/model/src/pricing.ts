@@ -164,6 +164,11 @@ export function costOf(model: string, usage: Usage, options: PriceOptions = {}):
   return micro / 1_000_000;
 }
 
+/** Web search, a server tool, is billed per search on top of tokens ($10 per 1,000 searches). */
+export function webSearchCostOf(searches: number): number {
+  return searches * 0.01;
+}
+
 export function contextWindowOf(model: string): number {
   return priceOf(model).contextWindow;
 }

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent } from "@hatloop/core";
-import { costOf, maxOutputTokensOf, type PriceOptions } from "../pricing.js";
+import { costOf, maxOutputTokensOf, webSearchCostOf, type PriceOptions } from "../pricing.js";
 import { abortedError, DEFAULT_RETRY_OPTIONS, type RetryOptions, withRetries } from "../retry/with-retries.js";
 import { ApiFailure } from "../retry/api-failure.js";
 import { toApiFailure } from "./classify-error.js";
@@ -123,8 +123,9 @@ export class AnthropicModel implements ModelPort {
     // The SDK ends the iteration quietly on abort; without these checks a cut-off response would look complete.
     if (request.signal?.aborted) throw abortedError();
     if (watchdog.fired) throw idleFailure(this.streamIdleTimeoutMs);
-    const { model, ...response } = accumulator.finish();
-    return { ...response, costUsd: costOf(request.model, response.usage, this.pricing), model: model || request.model };
+    const { model, webSearchRequests, ...response } = accumulator.finish();
+    const costUsd = costOf(request.model, response.usage, this.pricing) + webSearchCostOf(webSearchRequests);
+    return { ...response, costUsd, model: model || request.model };
   }
 }
 

@@ -20,6 +20,8 @@ export interface AccumulatedResponse {
   model: string;
   refusal?: RefusalDetails;
   truncatedTools?: string[];
+  /** Server-side web searches the API ran and bills per request (usage.server_tool_use). */
+  webSearchRequests: number;
 }
 
 const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
@@ -27,6 +29,7 @@ const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
 export class ResponseAccumulator {
   private readonly blocks = new Map<number, Building>();
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  private webSearchRequests = 0;
   private stopReason: string | null = null;
   private refusal: RefusalDetails | undefined;
   private model = "";
@@ -43,6 +46,7 @@ export class ResponseAccumulator {
         this.usage.outputTokens = u.output_tokens;
         this.usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
         this.usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
+        this.webSearchRequests = u.server_tool_use?.web_search_requests ?? 0;
         return;
       }
       case "content_block_start": {
@@ -89,6 +93,7 @@ export class ResponseAccumulator {
         if (u.input_tokens != null) this.usage.inputTokens = u.input_tokens;
         if (u.cache_read_input_tokens != null) this.usage.cacheReadTokens = u.cache_read_input_tokens;
         if (u.cache_creation_input_tokens != null) this.usage.cacheWriteTokens = u.cache_creation_input_tokens;
+        if (u.server_tool_use) this.webSearchRequests = u.server_tool_use.web_search_requests;
         return;
       }
       case "message_stop":
@@ -129,6 +134,7 @@ export class ResponseAccumulator {
       stopReason,
       usage: { ...this.usage },
       model: this.model,
+      webSearchRequests: this.webSearchRequests,
       ...(stopReason === "refusal" ? { refusal: this.refusal ?? { category: null, explanation: null } } : {}),
       ...(cut.length ? { truncatedTools: cut } : {}),
     };

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { requestProblems } from "../request-rules/validate-request.js";
 import { errorTypeOfStatus } from "../retry/api-failure.js";
 import { formatSse, messageBody, resolveReply, sseEvents } from "./fake-events.js";
+import { thinkingInSse } from "./raw-thinking.js";
 import {
   estimateTokens,
   type FakeErrorReply,
@@ -92,7 +93,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     if (path !== "/v1/messages") return sendError(res, { error: { status: 404, message: `no route ${path}` } });
     const reply = await nextReply(recorded);
     if (isErrorReply(reply)) return sendError(res, reply);
-    if (isRawReply(reply)) return sendRaw(res, reply);
+    if (isRawReply(reply)) {
+      for (const [signature, thinking] of thinkingInSse(reply.raw.body)) issuedThinking.set(signature, thinking);
+      return sendRaw(res, reply);
+    }
     const index = requests.filter((r) => r.path === "/v1/messages").length;
     const resolved = resolveReply(reply, recorded, index);
     for (const block of resolved.blocks) if (block.type === "thinking") issuedThinking.set(block.signature, block.thinking);

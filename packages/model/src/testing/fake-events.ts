@@ -68,12 +68,14 @@ export function sseEvents(reply: FakeMessageReply, resolved: Resolved): SseEvent
           ...messageShell(resolved),
           content: [],
           stop_reason: null,
-          // As recorded from the API: the cache write split by TTL, and the service tier.
+          // As recorded from the API: the cache write split by TTL, the service tier and (since 2026) the
+          // inference geography.
           usage: {
             ...usage,
             cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
             output_tokens: 1,
             service_tier: "standard",
+            inference_geo: "not_available",
           },
         },
       },

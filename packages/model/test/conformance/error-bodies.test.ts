@@ -28,7 +28,8 @@ const file = join(dirname(fileURLToPath(import.meta.url)), "../../conformance/er
 const bodies = (JSON.parse(readFileSync(file, "utf8")) as { bodies: ErrorBody[] }).bodies;
 
 function served(entry: ErrorBody): FakeReply {
-  if (entry.stream) return { raw: { body: `${sseBody(entry.stream)}event: error\ndata: ${entry.streamError}\n\n` } };
+  if (entry.stream)
+    return { raw: { body: `${sseBody({ name: "error", lines: entry.stream })}event: error\ndata: ${entry.streamError}\n\n` } };
   return { raw: { status: entry.status, headers: entry.headers, body: entry.body! } };
 }
 

@@ -4,7 +4,7 @@ import { AnthropicModel } from "../../src/anthropic/anthropic-model.js";
 import { collect, fastRetry, request } from "../../src/test-support/fixtures.js";
 import { startFakeAnthropic, type FakeAnthropic } from "../../src/testing/index.js";
 import { fetchRecordings, recordedStreams, sseBody, type RecordedStream } from "./recordings.js";
-import { listPrice, readReference } from "./reference.js";
+import { listPrice, READ_BLOCKS, readReference } from "./reference.js";
 
 // Streams recorded from the real Messages API (public SDK fixtures, fetched from npm), replayed byte
 // for byte through the real SDK and our client. What our client makes of each must equal an
@@ -23,15 +23,17 @@ afterEach(async () => {
 });
 
 async function replay(stream: RecordedStream, then: Parameters<typeof startFakeAnthropic>[0]["replies"] = []) {
-  fake = await startFakeAnthropic({ replies: [{ raw: { body: sseBody(stream.lines) } }, ...(Array.isArray(then) ? then : [])] });
+  fake = await startFakeAnthropic({ replies: [{ raw: { body: sseBody(stream) } }, ...(Array.isArray(then) ? then : [])] });
   return new AnthropicModel({ apiKey: "sk-test", baseURL: fake.url, retry: fastRetry() });
 }
 
 describe("recorded API streams", () => {
-  it("are all there: at least eight real streams, text and tool calls among them", () => {
-    expect(streams.length).toBeGreaterThanOrEqual(8);
+  it("are all there: at least ten real streams, text, tool calls and thinking among them", () => {
+    expect(streams.length).toBeGreaterThanOrEqual(10);
     const refs = streams.map((s) => readReference(s.lines));
     expect(refs.some((r) => r.blocks.some((b) => b.type === "tool_use"))).toBe(true);
+    expect(refs.some((r) => r.blocks.some((b) => b.type === "thinking" && b.signature))).toBe(true);
+    expect(refs.some((r) => r.blocks.some((b) => b.type === "redacted_thinking"))).toBe(true);
     expect(refs.some((r) => r.blocks.some((b) => b.type === "text" && b.text.trim() === ""))).toBe(true);
   });
 
@@ -44,13 +46,13 @@ describe("recorded API streams", () => {
       const response = await model.complete(request({ model: ref.model }), seen.onEvent);
       const content = typeof response.message.content === "string" ? [] : response.message.content;
       expect(
-        content.filter((b) => b.type === "text" || b.type === "tool_use"),
+        content.filter((b) => READ_BLOCKS.has(b.type)),
         stream.name,
       ).toEqual(ref.blocks);
       expect(seen.text(), stream.name).toBe(ref.blocks.map((b) => (b.type === "text" ? b.text : "")).join(""));
       expect(response.stopReason, stream.name).toBe(ref.stopReason);
       expect(response.usage, stream.name).toEqual(ref.usage);
-      const price = listPrice(ref.model, ref.usage);
+      const price = listPrice(ref.model, ref.usage, ref.webSearchRequests);
       expect(response.costUsd, stream.name).toBeCloseTo(price, 10);
       expect(Math.round(response.costUsd * 100), stream.name).toBe(Math.round(price * 100));
       rows.push(

@@ -6,8 +6,7 @@ import { toCreateParams } from "../../src/anthropic/request-params.js";
 import { contextWindowOf, costOf } from "../../src/pricing.js";
 import { requestProblems } from "../../src/request-rules/validate-request.js";
 import { resolveReply, sseEvents } from "../../src/testing/fake-events.js";
-import type { FakeContent } from "../../src/testing/index.js";
-import { readReference } from "../conformance/reference.js";
+import { fakeContentOf, readReference } from "../conformance/reference.js";
 import { streamShape } from "../conformance/shape.js";
 
 // Opt-in: runs only with ANTHROPIC_API_KEY set (CI stays offline), against the real Messages API,
@@ -75,9 +74,7 @@ describe.skipIf(!key)("the real Messages API (live, opt-in)", () => {
       .filter((l) => l.startsWith("data: "))
       .map((l) => l.slice(6));
     const ref = readReference(lines);
-    const content: FakeContent[] = ref.blocks.map((b) =>
-      b.type === "text" ? b : { type: "tool_use", id: b.id, name: b.name, input: b.input },
-    );
+    const content = fakeContentOf(ref);
     const reply = { content, stopReason: ref.stopReason ?? undefined, model: ref.model };
     const ours = sseEvents(
       reply,
