@@ -49,6 +49,33 @@ describe("prompt too long", () => {
     expect(sent(run.model.requests[3]!.messages).length).toBeLessThan(sent(run.model.requests[2]!.messages).length / 2);
   });
 
+  it("413 request_too_large, which names no size, compacts to half of what was sent and retries the same iteration", async () => {
+    const tooLarge = new ModelError(
+      "Anthropic API error 413 request_too_large: Request exceeds the maximum allowed number of bytes.",
+      413,
+      false,
+      {
+        promptTokens: null,
+        maxTokens: null,
+      },
+    );
+    const run = await runFixture({
+      session: { hat: "creator" },
+      tools: [bulky],
+      contextWindow: 200_000,
+      maxIterations: 4,
+      turns: [read("a.ts"), read("b.ts"), { error: tooLarge }, read("c.ts"), { text: "ok" }],
+    });
+    expect(run.outcome.reason).toBe("budget:iterations");
+    expect(run.of("context.overflow").map((e) => [e.iteration, e.data])).toEqual([
+      [3, { promptTokens: null, maxTokens: null, attempt: 1 }],
+    ]);
+    expect(run.of("context.compacted")[0]?.iteration).toBe(3);
+    expect(run.session.contextWindow).toBe(200_000);
+    expect(run.of("iteration.start").map((e) => e.iteration)).toEqual([1, 2, 3, 4]);
+    expect(sent(run.model.requests[3]!.messages).length).toBeLessThanOrEqual(sent(run.model.requests[2]!.messages).length / 2);
+  });
+
   it("gives up after a bounded number of compactions, resumably, and resume does the same work", async () => {
     const overflow = { error: tooLong(250_000, 200_000) };
     const run = await runFixture({ tools: [bulky], contextWindow: 200_000, turns: [read("a.ts"), overflow, overflow, overflow, overflow] });
