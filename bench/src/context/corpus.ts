@@ -16,9 +16,9 @@ interface CorpusSource {
   agent: string;
 }
 
-export function corpusInputs(window: number): BenchInput[] {
-  const list = (JSON.parse(readFileSync(join(corpusDir, "sources.json"), "utf8")) as { sessions: CorpusSource[] }).sessions;
-  const missing = list.filter((s) => !existsSync(join(corpusDir, ".data", `${s.id}.jsonl`))).map((s) => s.id);
+export function corpusInputs(window: number, dir = corpusDir): BenchInput[] {
+  const list = (JSON.parse(readFileSync(join(dir, "sources.json"), "utf8")) as { sessions: CorpusSource[] }).sessions;
+  const missing = list.filter((s) => !existsSync(join(dir, ".data", `${s.id}.jsonl`))).map((s) => s.id);
   if (missing.length)
     throw new UsageError(
       `the corpus is not fetched (${missing.length} of ${list.length} missing, e.g. ${missing[0]}): run node bench/corpus/fetch-corpus.mjs (see bench/corpus/README.md)`,
@@ -26,7 +26,7 @@ export function corpusInputs(window: number): BenchInput[] {
   return list.map((s): BenchInput => ({
     name: s.id,
     kind: "transcript",
-    messages: readTranscript(join(corpusDir, ".data", `${s.id}.jsonl`)),
+    messages: readTranscript(join(dir, ".data", `${s.id}.jsonl`)),
     facts: null,
     window,
   }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearingPaysOff, messageSegments, simulatePromptCache, type PromptSegment } from "./cache-cost.js";
+import { messageSegments, simulatePromptCache, type PromptSegment } from "./cache-cost.js";
 import { compactProgressive } from "./compact-progressive.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { removeToolResponses } from "./filter-tool-responses.js";
@@ -69,13 +69,5 @@ describe("batched, monotone removal keeps the cache", () => {
     const b = messageSegments(full.slice(0, 6));
     expect(b.slice(0, 5)).toEqual(a);
     expect(a.reduce((n, s) => n + s.tokens, 0)).toBeGreaterThanOrEqual(estimateTokens(full.slice(0, 5)));
-  });
-});
-
-describe("clearingPaysOff", () => {
-  it("weighs the per-request read saving against the one-time rewrite", () => {
-    // 0.1 · 10k · R  vs  1.15 · 100k → pays off when R > 115
-    expect(clearingPaysOff({ freedTokens: 10_000, rewrittenTokens: 100_000, remainingRequests: 100 })).toBe(false);
-    expect(clearingPaysOff({ freedTokens: 10_000, rewrittenTokens: 100_000, remainingRequests: 120 })).toBe(true);
   });
 });

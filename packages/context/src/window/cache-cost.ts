@@ -75,20 +75,6 @@ export function messageSegments(messages: readonly Message[], opts: EstimateOpti
   return prefix ? [prefix, ...segments] : segments;
 }
 
-/**
- * Whether clearing now pays for itself before the run ends (docs/design/compaction-cost.md): every later request
- * reads freedTokens fewer at the read price, against rewriting the suffix after the first changed
- * block once at the write price instead of reading it.
- */
-export function clearingPaysOff(
-  input: { freedTokens: number; rewrittenTokens: number; remainingRequests: number },
-  pricing: CachePricing = {},
-): boolean {
-  const write = pricing.writeMultiplier ?? 1.25;
-  const read = pricing.readMultiplier ?? 0.1;
-  return read * input.freedTokens * input.remainingRequests > (write - read) * input.rewrittenTokens;
-}
-
 function sharedPrefixLength(a: readonly PromptSegment[], b: readonly PromptSegment[]): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i]!.fingerprint === b[i]!.fingerprint) i++;
