@@ -15,9 +15,11 @@ import { hasTmux, Tmux } from "./support/tmux.js";
 // a random high-entropy token, a private key) planted in every input channel of a real run of the
 // built binary against the fake Messages API: the task, model text streamed in small fragments
 // across many event flushes, tool input, tool output, the checklist (signal and tool), the
-// scratchpad (signal and tool), remember (signal and tool), steering (typed in the TUI), and the
-// environment of the hatloop process (which the agent dumps into a committed file). Then
-// everything stored, printed and committed is searched: no secret may be found anywhere.
+// scratchpad (signal and tool), remember (signal and tool), steering (typed in the TUI), the
+// environment of the hatloop process (which the agent dumps into a committed file), a value of the
+// config file (a gate command), and the database URL passed as `--db` (with its password on Postgres;
+// the agent lists the processes' command lines). Then everything stored, printed and committed is
+// searched: no secret may be found anywhere.
 
 const bin = new URL("../dist/bin.js", import.meta.url).pathname;
 const secrets = plantSecrets();
@@ -38,8 +40,8 @@ function toolUse(name: string, input: unknown) {
   return { type: "tool_use" as const, name, input };
 }
 
-async function hatloop(name: string, args: string[]) {
-  const ran = await runHatloop(args, env);
+async function hatloop(name: string, args: string[], runEnv = env) {
+  const ran = await runHatloop(args, runEnv);
   outputs[name] = ran.stdout + ran.stderr;
   return ran;
 }
@@ -53,7 +55,9 @@ beforeAll(async () => {
     replies: [
       // run --plain: text with every secret and a checklist signal; a failing command whose input and output hold secrets and that dumps the environment into a file
       streamed(`Found these:\n${secrets.prose}CHECKLIST_ADD:1:rotate ${secrets.githubToken}\n`, [
-        toolUse("run_command", { command: `echo "deploy with ${secrets.githubToken}"; cat ${outside}; env > env.txt; env | sort; exit 1` }),
+        toolUse("run_command", {
+          command: `echo "deploy with ${secrets.githubToken}"; cat ${outside}; env > env.txt; env | sort; ps -eo args; exit 1`,
+        }),
       ]),
       streamed(`SCRATCHPAD:\n## Notes\n${secrets.prose}`, [
         toolUse("update_checklist", {
@@ -82,9 +86,11 @@ beforeAll(async () => {
   } else {
     databaseUrl = join(home, "pglite");
   }
+  const configFile = join(home, "config.json");
+  writeFileSync(configFile, JSON.stringify({ gates: { test: `true # ${secrets.oneLine}` } }));
   env = {
     HATLOOP_HOME: home,
-    HATLOOP_CONFIG: join(home, "none.json"),
+    HATLOOP_CONFIG: configFile,
     HATLOOP_CONTEXT__LLM_SUMMARY: "false",
     DATABASE_URL: databaseUrl,
     ANTHROPIC_BASE_URL: fake.url,
@@ -96,17 +102,24 @@ beforeAll(async () => {
     SSH_PRIVATE_KEY: secrets.privateKey,
   };
 
-  const run = await hatloop("run --plain", [
-    "run",
-    `fix the leak: ${secrets.oneLine}`,
-    "--repo",
-    repo,
-    "--hat",
-    "creator",
-    "--max-iterations",
-    "3",
-    "--plain",
-  ]);
+  const { DATABASE_URL: _url, ...withoutUrl } = env;
+  const run = await hatloop(
+    "run --plain",
+    [
+      "--db",
+      databaseUrl,
+      "run",
+      `fix the leak: ${secrets.oneLine}`,
+      "--repo",
+      repo,
+      "--hat",
+      "creator",
+      "--max-iterations",
+      "3",
+      "--plain",
+    ],
+    withoutUrl,
+  );
   expect(run.code, run.stderr).toBe(3);
   id = JSON.parse((await runHatloop(["ls", "--json"], env)).stdout)[0].id;
   const resumed = await hatloop("resume --json", ["resume", id, "--max-iterations", "1", "--json"]);
@@ -174,6 +187,9 @@ describe("a secret planted in every channel", () => {
     if (hasTmux()) expect(dump.events).toContain("use anthropic [REDACTED:anthropic-key]"); // the steering
     expect(dump.memories).toContain("the key is [REDACTED:anthropic-key]");
     expect(dump.checklist_items).toContain("revoke [REDACTED:aws-access-key]");
+    expect(dump.sessions).toContain("true # anthropic [REDACTED:anthropic-key]"); // the config file's gate command
+    // The --db flag's password, in the command line the agent listed.
+    if (process.env.HATLOOP_TEST_DATABASE_URL) expect(dump.messages).toMatch(/--db postgres:\/\/\S*\[REDACTED:url-password\]/);
   });
 
   it("is stored nowhere: every row of every table", async () => {
