@@ -18,7 +18,7 @@ import { hasTmux, Tmux } from "./support/tmux.js";
 // scratchpad (signal and tool), remember (signal and tool), steering (typed in the TUI), the
 // environment of the hatloop process (which the agent dumps into a committed file), a value of the
 // config file (a gate command), and the database URL passed as `--db` (with its password on Postgres;
-// the agent lists the processes' command lines). Then everything stored, printed and committed is
+// the agent also lists the processes' command lines). Then everything stored, printed and committed is
 // searched: no secret may be found anywhere.
 
 const bin = new URL("../dist/bin.js", import.meta.url).pathname;
@@ -188,8 +188,8 @@ describe("a secret planted in every channel", () => {
     expect(dump.memories).toContain("the key is [REDACTED:anthropic-key]");
     expect(dump.checklist_items).toContain("revoke [REDACTED:aws-access-key]");
     expect(dump.sessions).toContain("true # anthropic [REDACTED:anthropic-key]"); // the config file's gate command
-    // The --db flag's password, in the command line the agent listed.
-    if (process.env.HATLOOP_TEST_DATABASE_URL) expect(dump.messages).toMatch(/--db postgres:\/\/\S*\[REDACTED:url-password\]/);
+    // The --db flag's password, in the session's configuration.
+    if (process.env.HATLOOP_TEST_DATABASE_URL) expect(dump.sessions).toMatch(/databaseUrl\W+postgres:\/\/[^,]*\[REDACTED:url-password\]/);
   });
 
   it("is stored nowhere: every row of every table", async () => {
