@@ -132,4 +132,15 @@ describe("hatloop run with MCP servers", () => {
     expect(run.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(JSON.parse((await runHatloop(["ls", "--json"], env)).stdout)).toEqual([]);
   });
+
+  it("expands the project's .mcp.json (which the agent can write) from the agent's environment only", async () => {
+    // The server reports the variable's value as it fails to start: what the agent would have learnt.
+    const probe = { command: process.execPath, args: [server], env: { MCP_TEST_FAIL_START: "token ${DEPLOY_TOKEN:-not passed}" } };
+    const { repo, env: base } = setup([{ text: "-" }], {}, { mcpServers: { probe } });
+    const env = { ...base, DEPLOY_TOKEN: "d3ploy" };
+    const hidden = await runHatloop(["run", "a task", "--repo", repo, "--plain"], env);
+    expect(hidden.stderr).toMatch(/\(it said: cannot start: token not passed\)$/m);
+    const passed = await runHatloop(["run", "a task", "--repo", repo, "--plain"], { ...env, HATLOOP_TOOLS__PASS_ENV: '["DEPLOY_TOKEN"]' });
+    expect(passed.stderr).toMatch(/\(it said: cannot start: token d3ploy\)$/m);
+  });
 });

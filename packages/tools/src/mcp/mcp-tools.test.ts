@@ -135,16 +135,28 @@ describe(".mcp.json", () => {
       }),
     );
     const env = { TOOL_BIN: "/opt/bin", TOKEN: "t0k", HOST: "mcp.example.com" };
+    const passEnv = Object.keys(env);
     expect(readProjectServers(dir, env)).toEqual({
       files: { command: "/opt/bin/server", args: ["--root", "/srv"], env: { TOKEN: "t0k" } },
       api: { type: "http", url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer t0k" } },
     });
     const configured = { api: { command: "mine", args: [], env: {} } };
-    expect(sessionServers([join(dir, "nowhere"), dir], { servers: configured, projectFile: true }, env)).toMatchObject({
+    expect(sessionServers([join(dir, "nowhere"), dir], { servers: configured, projectFile: true }, env, passEnv)).toMatchObject({
       files: {},
       api: { command: "mine" },
     });
-    expect(sessionServers([dir], { servers: {}, projectFile: false }, env)).toEqual({});
+    expect(sessionServers([dir], { servers: {}, projectFile: false }, env, passEnv)).toEqual({});
+  });
+
+  it("expands a session's .mcp.json from the agent's environment only: tools.passEnv, never hatloop's credentials", () => {
+    const dir = mkdtempSync(join(tmpdir(), "hatloop-mcp-"));
+    const args = ["${HOME}", "${DEPLOY_TOKEN:-unset}", "${ANTHROPIC_API_KEY:-unset}", "${HATLOOP_SERVE_TOKEN:-unset}"];
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { probe: { command: "server", args } } }));
+    const env = { HOME: "/home/me", DEPLOY_TOKEN: "d3ploy", ANTHROPIC_API_KEY: "sk-ant-x", HATLOOP_SERVE_TOKEN: "s3rve" };
+    const mcp = { servers: {}, projectFile: true };
+    expect(sessionServers([dir], mcp, env, []).probe).toMatchObject({ args: ["/home/me", "unset", "unset", "unset"] });
+    const passed = ["DEPLOY_TOKEN", "ANTHROPIC_API_KEY", "HATLOOP_*"];
+    expect(sessionServers([dir], mcp, env, passed).probe).toMatchObject({ args: ["/home/me", "d3ploy", "unset", "unset"] });
   });
 
   it("explains in one line what is wrong with it", () => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mcpServerNameSchema, mcpServerSchema, type McpServerConfig } from "@hatloop/core";
 import { z } from "zod";
+import { childEnv } from "../shell/child-env.js";
 
 // The repository's `.mcp.json`, in Claude Code's format: {"mcpServers": {name: server}}, with
 // ${VAR} and ${VAR:-default} expanded from the environment in commands, arguments, env values, URLs
@@ -66,13 +67,17 @@ function describe(error: z.ZodError): string {
 /**
  * A session's servers: the `.mcp.json` of the first of `dirs` that has one (the worktree, then the
  * user's checkout, where an uncommitted one lives), unless turned off; then hatloop's config, which
- * wins on a name.
+ * wins on a name. The agent can write `.mcp.json` in the worktree, so its ${VAR}s are expanded from
+ * the environment the agent's commands get (`childEnv` with `passEnv`), not from `env` whole: else
+ * `${ANTHROPIC_API_KEY}` in a server's argument would hand the agent any credential of hatloop's on
+ * the next start or resume.
  */
 export function sessionServers(
   dirs: string[],
   mcp: { servers: Record<string, McpServerConfig>; projectFile: boolean },
   env: NodeJS.ProcessEnv,
+  passEnv: readonly string[],
 ): Record<string, McpServerConfig> {
   const dir = mcp.projectFile ? dirs.find((d) => existsSync(join(d, PROJECT_MCP_FILE))) : undefined;
-  return { ...(dir ? readProjectServers(dir, env) : {}), ...mcp.servers };
+  return { ...(dir ? readProjectServers(dir, childEnv(env, passEnv)) : {}), ...mcp.servers };
 }
