@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { messageSegments, simulatePromptCache, type PromptSegment } from "./cache-cost.js";
 import { compactProgressive } from "./compact-progressive.js";
 import { estimateTokens } from "./estimate-tokens.js";
-import { removeToolResponses } from "./filter-tool-responses.js";
+import { filterToolResponses } from "./filter-tool-responses.js";
 import { syntheticTranscript } from "./test-support/transcripts.js";
 
 const seg = (fingerprint: string, tokens: number): PromptSegment => ({ fingerprint, tokens });
@@ -52,11 +52,15 @@ describe("batched, monotone removal keeps the cache", () => {
   const sys = seg("system+tools", 8_000);
 
   it("costs less than removing a little every iteration", () => {
-    const rolling = steps.map((m) => messageSegments(removeToolResponses(m, 50).messages, {}, sys));
+    const rolling = steps.map((m) => messageSegments(filterToolResponses(m, 50), {}, sys));
     let frozen: string[] = [];
     const batched = steps.map((m, k) => {
-      if (k === 20) frozen = compactProgressive(m, { compactAt: 1, levels: [50] }).frozen; // one batch at a crossing
-      return messageSegments(removeToolResponses(m, 0, { frozen }).messages, {}, sys);
+      if (k === 20)
+        frozen = compactProgressive(
+          m.map((message) => ({ message })),
+          { compactAt: 1, levels: [50] },
+        ).frozen; // one batch at a crossing
+      return messageSegments(filterToolResponses(m, 0, { frozen }), {}, sys);
     });
     const r = simulatePromptCache(rolling);
     const b = simulatePromptCache(batched);

@@ -1,10 +1,11 @@
 import type { Message } from "../messages.js";
+import { messagesOf, type SameEntry, type WindowEntry } from "./entry.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { removeToolResponses, type RemovalOptions } from "./filter-tool-responses.js";
 
-// Layer 0 (docs/design/context-layers.md): try removal levels in order and keep the first that gets the context under
-// targetPct of the compaction threshold. Each level starts from the given messages (levels are not
-// cumulative), and the frozen set keeps earlier removals in place, so the prefix cached since the
+// Layer 0 (docs/design/context-layers.md): climb the removal levels to the first that gets the context under the
+// target, then bisect down to the least removal that still does. Each level starts from the given entries (levels are
+// not cumulative), and the frozen set keeps earlier removals in place, so the prefix cached since the
 // last compaction survives. Call it when the pressure latch fires — not every iteration.
 
 const DEFAULT_REMOVAL_LEVELS: readonly number[] = [0, 10, 20, 50, 100];
@@ -22,8 +23,9 @@ export interface CompactOptions extends RemovalOptions {
   estimate?: (messages: readonly Message[]) => number;
 }
 
-export interface CompactResult {
-  messages: Message[];
+export interface CompactResult<T> {
+  /** Every entry, in order, with its results stubbed at the chosen level. */
+  kept: SameEntry<T>[];
   /** The removal percentage used (the last level when none got under target). */
   level: number;
   /** tool_use_ids newly stubbed at that level, middle first. */
@@ -38,19 +40,19 @@ export interface CompactResult {
   targetTokens: number;
 }
 
-export function compactProgressive(messages: readonly Message[], options: CompactOptions): CompactResult {
+export function compactProgressive<T extends WindowEntry>(entries: readonly T[], options: CompactOptions): CompactResult<T> {
   const { compactAt, targetPct = 80, levels = DEFAULT_REMOVAL_LEVELS } = options;
   if (!(compactAt > 0)) throw new RangeError(`compactAt must be > 0, got ${compactAt}`);
   if (levels.length === 0) throw new RangeError("levels must not be empty");
   const estimate = options.estimate ?? ((m: readonly Message[]) => estimateTokens(m));
   const targetTokens = options.targetTokens ?? Math.floor((compactAt * targetPct) / 100);
-  const tokensBefore = estimate(messages);
+  const tokensBefore = estimate(entries.map((e) => e.message));
 
-  const attempt = (level: number): CompactResult => {
-    const step = removeToolResponses(messages, level, { seqs: options.seqs, frozen: options.frozen });
-    const tokensAfter = estimate(step.messages);
+  const attempt = (level: number): CompactResult<T> => {
+    const step = removeToolResponses(entries, level, { frozen: options.frozen });
+    const tokensAfter = estimate(messagesOf(step.kept));
     return {
-      messages: step.messages,
+      kept: step.kept,
       level,
       removed: step.removed,
       frozen: step.stubbed,
@@ -74,7 +76,7 @@ export function compactProgressive(messages: readonly Message[], options: Compac
  * The least removal between a level that was not enough and one that was: a coarse step (50% to
  * 100%) would stub the newest results too, and they are what the model reads next.
  */
-function refine(low: number, enough: CompactResult, attempt: (level: number) => CompactResult): CompactResult {
+function refine<T>(low: number, enough: CompactResult<T>, attempt: (level: number) => CompactResult<T>): CompactResult<T> {
   let best = enough;
   let lo = low;
   let hi = enough.level;

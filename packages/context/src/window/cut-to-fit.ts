@@ -1,4 +1,5 @@
 import { toolResultText, type ContentBlock, type Message } from "../messages.js";
+import type { KeptEntry } from "./entry.js";
 
 // The last resort when compaction cannot bring a request under the model's limit: one item too big
 // for any context, typically a tool result in the newest turn (which pruning keeps whole). The
@@ -11,15 +12,18 @@ const MIN_KEEP_CHARS = 2_000;
 
 const CUT_MARKER = "[hatloop cut:";
 
-export interface CutResult {
-  messages: Message[];
-  /** Indexes of the messages that were changed. */
-  changed: number[];
+export interface CutResult<T> {
+  /** Every entry, in order; one whose results were cut is `rewritten`. */
+  kept: KeptEntry<T>[];
   tokensAfter: number;
 }
 
-export function cutToFit(messages: readonly Message[], maxTokens: number, estimate: (m: readonly Message[]) => number): CutResult {
-  const out = [...messages];
+export function cutToFit<T extends { message: Message }>(
+  entries: readonly T[],
+  maxTokens: number,
+  estimate: (m: readonly Message[]) => number,
+): CutResult<T> {
+  const out = entries.map((e) => e.message);
   // Each cut halves what a result keeps, always rendered from the original text.
   const cuts = new Map<string, { message: number; block: number; original: string; keep: number }>();
   let tokens = estimate(out);
@@ -33,8 +37,11 @@ export function cutToFit(messages: readonly Message[], maxTokens: number, estima
     out[cut.message] = withCutResult(out[cut.message]!, cut.block, cut.original, cut.keep);
     tokens = estimate(out);
   }
-  const changed = [...new Set([...cuts.values()].map((c) => c.message))].sort((a, b) => a - b);
-  return { messages: out, changed, tokensAfter: tokens };
+  const changed = new Set([...cuts.values()].map((c) => c.message));
+  const kept = entries.map((entry, i): KeptEntry<T> =>
+    changed.has(i) ? { entry, message: out[i]!, rewritten: true } : { entry, message: entry.message, rewritten: false },
+  );
+  return { kept, tokensAfter: tokens };
 }
 
 interface Candidate {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MARKERS } from "../markers.js";
 import { toolResultText, toolResults, type Message, type ToolResultBlock } from "../messages.js";
+import { messagesOf } from "./entry.js";
 import { filterToolResponses, middleOutOrder, removalCount, removeToolResponses } from "./filter-tool-responses.js";
+import { keyed } from "./test-support/keyed.js";
 import { mixedTranscript, MIXED_RESULT_IDS } from "./test-support/mixed-transcript.js";
 import { syntheticTranscript } from "./test-support/transcripts.js";
 import { validatePairing } from "./validate-pairing.js";
@@ -41,8 +43,9 @@ describe("filterToolResponses: pairing stays valid", () => {
   it("never mutates its input and is deterministic", () => {
     const history = mixedTranscript();
     const copy = structuredClone(history);
-    const a = JSON.stringify(filterToolResponses(history, 50, { seqs: history.map((_, i) => 100 + i) }));
-    const b = JSON.stringify(filterToolResponses(structuredClone(history), 50, { seqs: history.map((_, i) => 100 + i) }));
+    const stored = (messages: readonly Message[]) => messages.map((message, i) => ({ message, seq: 100 + i }));
+    const a = JSON.stringify(removeToolResponses(stored(history), 50));
+    const b = JSON.stringify(removeToolResponses(stored(structuredClone(history)), 50));
     expect(history).toEqual(copy);
     expect(a).toBe(b);
   });
@@ -64,7 +67,7 @@ describe("filterToolResponses: middle-out", () => {
     expect(middleOutOrder(7)).toEqual([3, 2, 4, 1, 5, 0, 6]);
     expect(middleOutOrder(4)).toEqual([1, 2, 0, 3]);
     expect(middleOutOrder(1)).toEqual([0]);
-    const { removed } = removeToolResponses(mixedTranscript(), 100);
+    const { removed } = removeToolResponses(keyed(mixedTranscript()), 100);
     expect(removed).toEqual(["t4", "t3", "t5", "t2", "t6", "t1", "t7"]);
     for (let pct = 1; pct < 100; pct++) {
       const ids = stubbedIds(filterToolResponses(mixedTranscript(), pct));
@@ -75,7 +78,7 @@ describe("filterToolResponses: middle-out", () => {
 
   it("does not count already stubbed results again", () => {
     const once = filterToolResponses(mixedTranscript(), 50); // t4, t3, t5
-    const twice = removeToolResponses(once, 50); // 4 live left → 2 more: positions 1, 2 of [t1, t2, t6, t7]
+    const twice = removeToolResponses(keyed(once), 50); // 4 live left → 2 more: positions 1, 2 of [t1, t2, t6, t7]
     expect(twice.removed).toEqual(["t2", "t6"]);
     expect(twice.stubbed.sort()).toEqual(["t2", "t3", "t4", "t5", "t6"]);
     expect(JSON.stringify(filterToolResponses(filterToolResponses(mixedTranscript(), 100), 100))).toBe(
@@ -84,13 +87,20 @@ describe("filterToolResponses: middle-out", () => {
   });
 });
 
-describe("filterToolResponses: stubs", () => {
+describe("removeToolResponses: stubs", () => {
   const history = mixedTranscript();
-  const seqs = history.map((_, i) => 500 + i);
-  const out = filterToolResponses(history, 100, { seqs });
+  const stored = history.map((message, i) => ({ message, seq: 500 + i }));
+  const { kept } = removeToolResponses(stored, 100);
+  const out = messagesOf(kept);
   const stub = (id: string): ToolResultBlock => results(out).find((r) => r.tool_use_id === id)!;
 
-  it("names the archived result, its seq and a one-line gist, and points to recall", () => {
+  it("hands back every entry, in order, with its message stubbed", () => {
+    expect(kept.map((k) => k.entry)).toEqual(stored);
+    expect(kept.every((k) => !k.rewritten)).toBe(true);
+    expect(shape(out)).toEqual(shape(history));
+  });
+
+  it("names the archived result, its entry's seq and a one-line gist, and points to recall", () => {
     const t3 = toolResultText(stub("t3"));
     expect(t3.startsWith(MARKERS.removedResult)).toBe(true);
     expect(t3).toContain("id t3, seq 504");
@@ -123,18 +133,18 @@ describe("filterToolResponses: frozen removals are monotone", () => {
       expect(ids).toEqual(expect.arrayContaining(["t1", "t7"]));
     }
     // frozen ones are not counted: 5 live, 40% → 2 more from the middle of [t2..t6]
-    expect(removeToolResponses(history, 40, { frozen: ["t1", "t7"] }).removed).toEqual(["t4", "t3"]);
+    expect(removeToolResponses(keyed(history), 40, { frozen: ["t1", "t7"] }).removed).toEqual(["t4", "t3"]);
   });
 
   it("keeps earlier stubs byte-identical when the grown history is compacted again", () => {
     const history = syntheticTranscript({ seed: 2, turns: 10 });
-    const seqs = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-    const first = removeToolResponses(history, 20, { seqs: seqs(history.length) });
+    const stored = (messages: readonly Message[]) => messages.map((message, i) => ({ message, seq: i + 1 }));
+    const first = removeToolResponses(stored(history), 20);
     const grown = [...history, ...syntheticTranscript({ seed: 3, turns: 2 }).slice(1).map(renumber)];
-    const second = removeToolResponses(grown, 20, { frozen: first.stubbed, seqs: seqs(grown.length) });
+    const second = removeToolResponses(stored(grown), 20, { frozen: first.stubbed });
     expect(first.stubbed.length).toBeGreaterThan(0);
     const blockOf = (messages: readonly Message[], id: string) => JSON.stringify(results(messages).find((r) => r.tool_use_id === id));
-    for (const id of first.stubbed) expect(blockOf(second.messages, id)).toBe(blockOf(first.messages, id));
+    for (const id of first.stubbed) expect(blockOf(messagesOf(second.kept), id)).toBe(blockOf(messagesOf(first.kept), id));
     expect(second.removed.some((id) => first.stubbed.includes(id))).toBe(false);
   });
 });

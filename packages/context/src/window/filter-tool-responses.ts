@@ -1,4 +1,5 @@
 import type { ContentBlock, Message } from "../messages.js";
+import { messagesOf, type SameEntry, type WindowEntry } from "./entry.js";
 import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.js";
 
 // Layer 0, one step (docs/design/context-layers.md): stub a share of the tool results, middle first. Unlike the reference
@@ -7,23 +8,28 @@ import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.j
 // the conversation stays valid for the API at every level.
 
 export interface RemovalOptions {
-  /** Stored sequence number of each message (parallel to messages), named in the stubs. */
-  seqs?: readonly (number | undefined)[];
   /** tool_use_ids removed by earlier compactions: always stubbed, so removal is monotone. */
   frozen?: ReadonlySet<string> | readonly string[];
 }
 
-export interface RemovalResult {
-  messages: Message[];
+export interface RemovalResult<T> {
+  /** Every entry, in order, its message with the chosen results stubbed. */
+  kept: SameEntry<T>[];
   /** tool_use_ids stubbed by this step's percentage, in removal order (middle first). */
   removed: string[];
   /** Every tool_use_id whose result is a stub in the output: pass it back as `frozen` next time. */
   stubbed: string[];
 }
 
-/** One middle-out removal step; see removeToolResponses for the details. Never mutates the input. */
+/** One middle-out removal step on bare messages (stubs name no seq); see removeToolResponses. Never mutates the input. */
 export function filterToolResponses(messages: readonly Message[], removePercent: number, options: RemovalOptions = {}): Message[] {
-  return removeToolResponses(messages, removePercent, options).messages;
+  return messagesOf(
+    removeToolResponses(
+      messages.map((message) => ({ message })),
+      removePercent,
+      options,
+    ).kept,
+  );
 }
 
 /**
@@ -31,8 +37,13 @@ export function filterToolResponses(messages: readonly Message[], removePercent:
  * one — stubs max(1, ⌊n·p/100⌋) (none at 0%), alternating just below and just above the middle so
  * the first and the most recent results go last. Frozen ids are stubbed at every level.
  */
-export function removeToolResponses(messages: readonly Message[], removePercent: number, options: RemovalOptions = {}): RemovalResult {
+export function removeToolResponses<T extends WindowEntry>(
+  entries: readonly T[],
+  removePercent: number,
+  options: RemovalOptions = {},
+): RemovalResult<T> {
   if (!Number.isFinite(removePercent)) throw new RangeError(`removePercent must be a number, got ${removePercent}`);
+  const messages = entries.map((e) => e.message);
   const frozen = new Set(options.frozen ?? []);
   const locations = resultLocations(messages);
   const live = locations.filter((l) => !l.stubbed && !frozen.has(l.id));
@@ -43,18 +54,19 @@ export function removeToolResponses(messages: readonly Message[], removePercent:
 
   const toStub = new Set([...removed, ...locations.filter((l) => !l.stubbed && frozen.has(l.id)).map((l) => l.id)]);
   const uses = indexToolUses(messages);
-  const out = messages.map((message, i) => {
+  const kept = entries.map((entry): SameEntry<T> => {
+    const { message } = entry;
     if (typeof message.content === "string" || !message.content.some((b) => b.type === "tool_result" && toStub.has(b.tool_use_id)))
-      return message;
+      return { entry, message, rewritten: false };
     const content = message.content.map((block): ContentBlock =>
       block.type === "tool_result" && toStub.has(block.tool_use_id)
-        ? stubResult({ block, use: uses.get(block.tool_use_id), seq: options.seqs?.[i] })
+        ? stubResult({ block, use: uses.get(block.tool_use_id), seq: entry.seq ?? undefined })
         : block,
     );
-    return { ...message, content };
+    return { entry, message: { ...message, content }, rewritten: false };
   });
   const stubbed = locations.filter((l) => l.stubbed || toStub.has(l.id)).map((l) => l.id);
-  return { messages: out, removed, stubbed };
+  return { kept, removed, stubbed };
 }
 
 /** How many of n results a percentage removes: none at 0, at least one above 0, all at 100. */

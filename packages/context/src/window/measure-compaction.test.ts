@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { compactProgressive } from "./compact-progressive.js";
+import { messagesOf } from "./entry.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { planCompaction } from "./plan-compaction.js";
 import { pruneTurns } from "./prune-turns.js";
@@ -14,6 +15,7 @@ import { validatePairing } from "./validate-pairing.js";
 describe("measurement: compaction on a ~200k-token history", () => {
   it("prints the time of compactProgressive + pruneTurns + the mechanical summary", () => {
     const history = syntheticTranscript({ seed: 42, turns: 65, resultChars: 2_500 });
+    const stored = history.map((message, k) => ({ message, seq: k + 1 }));
     const tokens = estimateTokens(history);
     expect(tokens).toBeGreaterThan(180_000);
     expect(tokens).toBeLessThan(240_000);
@@ -22,20 +24,20 @@ describe("measurement: compaction on a ~200k-token history", () => {
     let last: { level: number; after: number; pruned: number; kept: number } | undefined;
     for (let i = 0; i < 7; i++) {
       const t0 = performance.now();
-      const compacted = compactProgressive(history, { compactAt: 180_000, seqs: history.map((_, k) => k + 1) });
+      const compacted = compactProgressive(stored, { compactAt: 180_000 });
       const t1 = performance.now();
-      const pruned = pruneTurns(compacted.messages, { keepTurns: 4, zone: "compact" });
+      const pruned = pruneTurns(compacted.kept, { keepTurns: 4, zone: "compact" });
       const t2 = performance.now();
-      summarizeMechanically(pruned.dropped.map((k) => compacted.messages[k]!));
+      summarizeMechanically(pruned.dropped.map((k) => k.message));
       const t3 = performance.now();
       runs.push({ compact: t1 - t0, prune: t2 - t1, summary: t3 - t2 });
       last = {
         level: compacted.level,
         after: compacted.tokensAfter,
-        pruned: estimateTokens(pruned.messages),
-        kept: pruned.messages.length,
+        pruned: estimateTokens(messagesOf(pruned.kept)),
+        kept: pruned.kept.length,
       };
-      expect(validatePairing(pruned.messages)).toEqual([]);
+      expect(validatePairing(messagesOf(pruned.kept))).toEqual([]);
     }
     const median = (k: "compact" | "prune" | "summary"): string =>
       runs
@@ -53,10 +55,10 @@ describe("measurement: compaction on a ~200k-token history", () => {
     let plan: ReturnType<typeof planCompaction> | undefined;
     for (let i = 0; i < 7; i++) {
       const t0 = performance.now();
-      plan = planCompaction(history, { compactAt: 40_000, keepTurns: 4, seqs: history.map((_, k) => k + 1) });
+      plan = planCompaction(stored, { compactAt: 40_000, keepTurns: 4 });
       times.push(performance.now() - t0);
     }
-    expect(validatePairing(plan!.messages)).toEqual([]);
+    expect(validatePairing(messagesOf(plan!.kept))).toEqual([]);
     console.log(
       `[measure] planCompaction (all levels, then pruning) ${times.sort((a, b) => a - b)[3]!.toFixed(1)} ms: ` +
         `${plan!.strategy}, ${plan!.tokensBefore} → ${plan!.tokensAfter} tokens, ${plan!.dropped.length} messages dropped — median of 7`,

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { MARKERS } from "../markers.js";
 import { toolResults, toolResultText, type Message } from "../messages.js";
 import { compactProgressive } from "./compact-progressive.js";
+import { messagesOf } from "./entry.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { filterToolResponses } from "./filter-tool-responses.js";
 import { planCompaction } from "./plan-compaction.js";
+import { idsOf, keyed } from "./test-support/keyed.js";
 import { assistant, syntheticTranscript, use, user } from "./test-support/transcripts.js";
 import { splitTurns } from "./turns.js";
 import { validatePairing } from "./validate-pairing.js";
@@ -15,50 +17,55 @@ const history: Message[] = syntheticTranscript({ seed: 13, turns: 12 }).map((m) 
     ? { ...m, content: [...m.content, { type: "text" as const, text: "thinking aloud ".repeat(300) }] }
     : m,
 );
+const entries = keyed(history);
 const newest = splitTurns(history).at(-1)!;
 
 describe("planCompaction", () => {
   it("stops at progressive removal when a level gets under target", () => {
     const compactAt = Math.ceil(estimateTokens(filterToolResponses(history, 50)) / 0.8) + 10;
-    const plan = planCompaction(history, { compactAt });
-    const removal = compactProgressive(history, { compactAt });
+    const plan = planCompaction(entries, { compactAt });
+    const removal = compactProgressive(entries, { compactAt });
     expect(plan.strategy).toBe("removal");
     expect(plan.level).toBe(50);
-    expect(plan.messages).toEqual(removal.messages);
+    expect(plan.kept).toEqual(removal.kept);
+    expect(idsOf(removal.kept.map((k) => k.entry))).toEqual(idsOf(entries));
     expect(plan.dropped).toEqual([]);
   });
 
   it("prunes the history (not the 100% result) when removal is not enough, keeping the newest turn lossless", () => {
     const compactAt = Math.ceil(estimateTokens(history.slice(newest.start)) / 0.8) + 2_000;
-    expect(compactProgressive(history, { compactAt }).underTarget).toBe(false);
-    const plan = planCompaction(history, { compactAt, reserveTokens: 500, frozen: ["toolu_0001"] });
+    expect(compactProgressive(entries, { compactAt }).underTarget).toBe(false);
+    const plan = planCompaction(entries, { compactAt, reserveTokens: 500, frozen: ["toolu_0001"] });
     expect(plan.strategy).toBe("pruning");
     expect(plan.level).toBe(100);
     expect(plan.underTarget).toBe(true);
     expect(plan.tokensAfter).toBeLessThan(plan.targetTokens - 500);
-    expect(plan.messages).toEqual(history.slice(newest.start));
-    expect(plan.dropped).toEqual(Array.from({ length: newest.start }, (_, i) => i));
+    expect(messagesOf(plan.kept)).toEqual(history.slice(newest.start));
+    expect(plan.kept.map((k) => k.entry)).toEqual(entries.slice(newest.start)); // the caller's own entries
+    expect(plan.dropped).toEqual(entries.slice(0, newest.start));
     expect(plan.frozen).toEqual([]); // nothing stubbed survives in the kept turn
-    expect(validatePairing(plan.messages)).toEqual([]);
+    expect(validatePairing(messagesOf(plan.kept))).toEqual([]);
   });
 
   it("keeps frozen stubs that survive pruning frozen", () => {
     const frozenId = toolResults(history[newest.start + 2]!)[0]!.tool_use_id;
     const compactAt = Math.ceil(estimateTokens(history.slice(newest.start)) / 0.8) + 2_000;
-    const plan = planCompaction(history, { compactAt, frozen: [frozenId] });
+    const plan = planCompaction(entries, { compactAt, frozen: [frozenId] });
     expect(plan.frozen).toEqual([frozenId]);
-    const block = plan.messages.flatMap(toolResults).find((r) => r.tool_use_id === frozenId)!;
+    const block = messagesOf(plan.kept)
+      .flatMap(toolResults)
+      .find((r) => r.tool_use_id === frozenId)!;
     expect(toolResultText(block).startsWith(MARKERS.removedResult)).toBe(true);
   });
 
   it("reports underTarget false when even the newest step does not fit", () => {
     const huge: Message[] = [user("go"), assistant(use("w", "write_file", { path: "a", content: "c".repeat(100_000) }))];
-    const plan = planCompaction([...huge, { role: "user", content: [{ type: "tool_result", tool_use_id: "w", content: "ok" }] }], {
+    const plan = planCompaction(keyed([...huge, { role: "user", content: [{ type: "tool_result", tool_use_id: "w", content: "ok" }] }]), {
       compactAt: 1_000,
     });
     expect(plan.strategy).toBe("pruning");
     expect(plan.underTarget).toBe(false);
-    expect(validatePairing(plan.messages)).toEqual([]);
+    expect(validatePairing(messagesOf(plan.kept))).toEqual([]);
   });
 });
 
@@ -82,11 +89,11 @@ describe("planCompaction with a stub bound", () => {
       });
     }
     const compactAt = Math.floor(estimateTokens(history) * 0.95);
-    const unbounded = planCompaction(history, { compactAt });
-    const bounded = planCompaction(history, { compactAt, maxStubs: 5 });
+    const unbounded = planCompaction(keyed(history), { compactAt });
+    const bounded = planCompaction(keyed(history), { compactAt, maxStubs: 5 });
     expect(unbounded.strategy).toBe("removal");
     expect(bounded.strategy).toBe("pruning");
-    expect(bounded.messages.length).toBeLessThan(unbounded.messages.length);
+    expect(bounded.kept.length).toBeLessThan(unbounded.kept.length);
     expect(bounded.tokensAfter).toBeLessThan(unbounded.tokensAfter);
   });
 });

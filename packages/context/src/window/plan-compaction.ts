@@ -1,8 +1,9 @@
 import { toolResults, type Message } from "../messages.js";
 import { compactProgressive, type CompactOptions } from "./compact-progressive.js";
+import { messagesOf, rekey, type KeptEntry, type WindowEntry } from "./entry.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { removeToolResponses } from "./filter-tool-responses.js";
-import { pruneTurns, type KeptMessage, type PruneTurnsOptions } from "./prune-turns.js";
+import { pruneTurns, type PruneTurnsOptions } from "./prune-turns.js";
 
 // The whole shrinking path in the right order, for the context hook to call once the pressure
 // latch fires: Layer 0 (progressive removal) first; when even 100% is not enough, turn-aware
@@ -26,21 +27,20 @@ export interface PlanCompactionOptions extends CompactOptions {
   maxStubs?: number;
 }
 
-export interface CompactionPlan {
+export interface CompactionPlan<T> {
   strategy: "removal" | "pruning";
-  /** The compacted history, each message with the index of the original it came from. */
-  kept: KeptMessage[];
-  messages: Message[];
+  /** The compacted history, each message with the entry it came from. */
+  kept: KeptEntry<T>[];
   /** The removal level reached (100 or the last level when pruning followed). */
   level: number;
   /** Newly stubbed tool_use_ids (removal), or distilled ones (pruning). */
   removed: string[];
   /** Every stubbed tool_use_id in the output: keep it and pass it back as `frozen`. */
   frozen: string[];
-  /** Original indices to summarise (pruning only). */
-  dropped: number[];
-  /** Original indices of summary/resume artifacts taken out (pruning only). */
-  artifacts: number[];
+  /** Entries to summarise, in order (pruning only). */
+  dropped: T[];
+  /** Entries of summary/resume artifacts taken out (pruning only). */
+  artifacts: T[];
   tokensBefore: number;
   tokensAfter: number;
   targetTokens: number;
@@ -48,16 +48,14 @@ export interface CompactionPlan {
   underTarget: boolean;
 }
 
-export function planCompaction(messages: readonly Message[], options: PlanCompactionOptions): CompactionPlan {
-  const removal = compactProgressive(messages, options);
+export function planCompaction<T extends WindowEntry>(entries: readonly T[], options: PlanCompactionOptions): CompactionPlan<T> {
+  const removal = compactProgressive(entries, options);
   const base = { level: removal.level, tokensBefore: removal.tokensBefore, targetTokens: removal.targetTokens };
   if (removal.underTarget && removal.frozen.length <= (options.maxStubs ?? Number.POSITIVE_INFINITY)) {
-    const kept = removal.messages.map((message, source): KeptMessage => ({ source, message, trimmed: false }));
     return {
       ...base,
       strategy: "removal",
-      kept,
-      messages: removal.messages,
+      kept: removal.kept,
       removed: removal.removed,
       frozen: removal.frozen,
       dropped: [],
@@ -68,27 +66,29 @@ export function planCompaction(messages: readonly Message[], options: PlanCompac
   }
 
   const estimate = options.estimate ?? ((m: readonly Message[]) => estimateTokens(m));
-  const frozenOnly = removeToolResponses(messages, 0, { seqs: options.seqs, frozen: options.frozen });
-  const pruned = pruneTurns(frozenOnly.messages, {
+  const frozenOnly = removeToolResponses(entries, 0, { frozen: options.frozen });
+  // Pruning reads the frozen-stubbed messages; each leads back to the caller's entry.
+  const staged = frozenOnly.kept.map(({ entry, message }) => ({ entry, message, seq: entry.seq }));
+  const pruned = pruneTurns(staged, {
     keepTurns: options.keepTurns,
     zone: options.zone ?? "compact",
     zonePolicy: options.zonePolicy,
-    seqs: options.seqs,
     maxTokens: Math.max(0, removal.targetTokens - 1 - (options.reserveTokens ?? 0)),
     estimate,
   });
-  const present = new Set(pruned.messages.flatMap(toolResults).map((r) => r.tool_use_id));
+  const kept = rekey(pruned.kept, (s) => s.entry);
+  const messages = messagesOf(kept);
+  const present = new Set(messages.flatMap(toolResults).map((r) => r.tool_use_id));
   const frozen = [...new Set([...frozenOnly.stubbed, ...pruned.distilled])].filter((id) => present.has(id));
-  const tokensAfter = estimate(pruned.messages);
+  const tokensAfter = estimate(messages);
   return {
     ...base,
     strategy: "pruning",
-    kept: pruned.kept,
-    messages: pruned.messages,
+    kept,
     removed: pruned.distilled,
     frozen,
-    dropped: pruned.dropped,
-    artifacts: pruned.artifacts,
+    dropped: pruned.dropped.map((s) => s.entry),
+    artifacts: pruned.artifacts.map((s) => s.entry),
     tokensAfter,
     underTarget: tokensAfter < removal.targetTokens,
   };

@@ -1,5 +1,6 @@
 import { MARKERS } from "../markers.js";
 import { toolResults, toolResultText, type ContentBlock, type Message, type ToolResultBlock } from "../messages.js";
+import type { KeptEntry, WindowEntry } from "./entry.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { stripArtifacts } from "./strip-artifacts.js";
 import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.js";
@@ -9,7 +10,7 @@ import type { ContextZone } from "./zones.js";
 // Turn-aware pruning (docs/design/context-layers.md), the step after Layer 0 when that was not enough: keep a recent
 // suffix of whole turns (fewer as pressure rises), drop older turns whole instead of keeping their
 // chatter forever, keep the newest turn lossless and distil bulky results in the older kept turns.
-// Dropped indices go back to the caller, who summarises them and injects one lean packet.
+// The dropped entries go back to the caller, who summarises them and injects one lean packet.
 
 export interface ZonePrunePolicy {
   /** Whole turns kept, the newest included (at least 1). */
@@ -25,8 +26,6 @@ export interface PruneTurnsOptions {
   zone?: ContextZone;
   /** Per-zone overrides of the defaults from zonePrunePolicy. */
   zonePolicy?: Partial<Record<ContextZone, Partial<ZonePrunePolicy>>>;
-  /** Stored sequence number of each message (parallel to messages), named in the stubs. */
-  seqs?: readonly (number | undefined)[];
   /**
    * Last resort for one enormous turn (a long run of tool calls without a continuation): when the
    * kept messages still exceed this, older kept turns go, then the newest turn's oldest steps
@@ -37,23 +36,16 @@ export interface PruneTurnsOptions {
   estimate?: (messages: readonly Message[]) => number;
 }
 
-/** A message of the pruned history, keyed by where it came from. */
-export interface KeptMessage {
-  /** Index of the original message it is (or was cut from); null for a message pruning wrote. */
-  source: number | null;
-  message: Message;
-  /** Its leading tool results (closing a dropped turn) were cut: it no longer equals the original. */
-  trimmed: boolean;
-}
-
-export interface PruneResult {
-  /** The pruned history, each message with its source. */
-  kept: KeptMessage[];
-  messages: Message[];
-  /** Indices of original messages dropped with older turns (or steps): archive and summarise these. */
-  dropped: number[];
-  /** Indices of summary/resume artifacts removed or blanked (not to be summarised again). */
-  artifacts: number[];
+export interface PruneResult<T> {
+  /**
+   * The pruned history. A message whose leading tool results (closing a dropped turn) were cut, or
+   * the continuation written for a history without a real user message, is `rewritten`.
+   */
+  kept: KeptEntry<T>[];
+  /** Entries dropped with older turns (or steps), in order: archive and summarise these. */
+  dropped: T[];
+  /** Entries whose summary/resume artifact text was removed or blanked (not to be summarised again). */
+  artifacts: T[];
   /** tool_use_ids whose results were distilled to stubs (add them to the frozen set). */
   distilled: string[];
   keptTurns: number;
@@ -78,14 +70,16 @@ interface Entry {
   message: Message;
 }
 
-const CONTINUE: KeptMessage = {
-  source: null,
+const CONTINUE: KeptEntry<never> = {
+  entry: null,
   message: { role: "user", content: `${MARKERS.continuation} Continue the task.` },
-  trimmed: false,
+  rewritten: true,
 };
 
-export function pruneTurns(messages: readonly Message[], options: PruneTurnsOptions = {}): PruneResult {
+export function pruneTurns<T extends WindowEntry>(input: readonly T[], options: PruneTurnsOptions = {}): PruneResult<T> {
   const policy = zonePrunePolicy(options.zone ?? "green", options.keepTurns ?? 4, options.zonePolicy);
+  // Inside, a message is known by its position in `input`; only entries leave this function.
+  const messages = input.map((e) => e.message);
   const stripped = stripArtifacts(messages);
   // Turns of what is left: an artifact-only turn is gone, a message that lost its artifact text
   // belongs wherever its remaining content puts it, and a preamble (history not starting with a
@@ -103,7 +97,7 @@ export function pruneTurns(messages: readonly Message[], options: PruneTurnsOpti
       const ids: string[] = [];
       const out = distil(message, policy.distillOverChars, (block) => {
         ids.push(block.tool_use_id);
-        return stubResult({ block, use: uses.get(block.tool_use_id), seq: options.seqs?.[index] });
+        return stubResult({ block, use: uses.get(block.tool_use_id), seq: input[index]!.seq ?? undefined });
       });
       if (ids.length) distilledBy.set(index, ids);
       return { index, message: out };
@@ -132,17 +126,19 @@ export function pruneTurns(messages: readonly Message[], options: PruneTurnsOpti
   const entries = withoutLeadingResults(flat);
   const keptIndices = new Set(entries.map((e) => e.index));
   const artifactSet = new Set(stripped.artifacts);
-  const dropped = messages.flatMap((_, i) => (keptIndices.has(i) || artifactSet.has(i) ? [] : [i]));
-  let keptMessages = entries.map((e): KeptMessage => ({ source: e.index, message: e.message, trimmed: e.index === trimmedIndex }));
+  const dropped = input.filter((_, i) => !keptIndices.has(i) && !artifactSet.has(i));
+  let keptEntries = entries.map(({ index, message }): KeptEntry<T> => {
+    const entry = input[index]!;
+    return index === trimmedIndex ? { entry, message, rewritten: true } : { entry, message, rewritten: false };
+  });
   // Only a history without any real user message gets here empty-handed; it still has to start with one.
-  if (keptMessages.length === 0 && dropped.length > 0) keptMessages = [CONTINUE];
+  if (keptEntries.length === 0 && dropped.length > 0) keptEntries = [CONTINUE];
   const present = new Set(entries.flatMap((e) => toolResults(e.message).map((r) => r.tool_use_id)));
   const distilled = entries.flatMap((e) => distilledBy.get(e.index) ?? []).filter((id) => present.has(id));
   return {
-    kept: keptMessages,
-    messages: keptMessages.map((k) => k.message),
+    kept: keptEntries,
     dropped,
-    artifacts: stripped.artifacts,
+    artifacts: stripped.artifacts.map((i) => input[i]!),
     distilled,
     keptTurns: kept.length,
     policy,

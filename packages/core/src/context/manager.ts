@@ -19,7 +19,7 @@ import {
   sendableMessages,
   type EstimateOptions,
   type LatchState,
-  type KeptMessage,
+  type KeptEntry,
   newestFailureLine,
   type Message,
 } from "@hatloop/context";
@@ -58,7 +58,7 @@ export interface ContextManagerOptions {
 
 export interface ContextManager extends ContextHook {
   /** Re-applies frozen stubs to a restored live context. */
-  restub: (messages: Message[], seqs: Array<number | null>, stubbed: ReadonlySet<string>) => Message[];
+  restub: (live: LiveEntry[], stubbed: ReadonlySet<string>) => LiveEntry[];
 }
 
 export function createContextManager(options: ContextManagerOptions): ContextManager {
@@ -137,14 +137,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       return fitted;
     },
 
-    restub(messages, seqs, stubbed) {
-      if (stubbed.size === 0) return messages;
-      return removeToolResponses(messages, 0, { seqs: seqs.map((s) => s ?? undefined), frozen: [...stubbed] }).messages;
+    restub(live, stubbed) {
+      if (stubbed.size === 0) return live;
+      return liveOf(removeToolResponses(live, 0, { frozen: [...stubbed] }).kept);
     },
   };
 }
 
-type Plan = ReturnType<typeof planCompaction>;
+type Plan = ReturnType<typeof planCompaction<LiveEntry>>;
 
 interface CompactInput {
   messages: Message[];
@@ -165,11 +165,10 @@ async function compact(options: ContextManagerOptions, view: ContextView, input:
     compactAt = Math.min(compactAt, Math.floor((estimate(messages) * 50) / config.targetPct));
   const packetTokens = recallCapTokens(config.recallCapTokens, view.contextWindow) + 2_500;
   const guardTarget = Math.floor((compactAt * config.targetPct) / 100);
-  const plan = planCompaction(messages, {
+  const plan = planCompaction(view.live, {
     compactAt,
     targetPct: config.targetPct,
     targetTokens: input.residual === null ? guardTarget : Math.min(guardTarget, input.residual),
-    seqs: view.live.map((e) => e.seq ?? undefined),
     frozen: [...view.stubbed],
     keepTurns: config.keepTurns,
     maxStubs: config.maxStubs,
@@ -178,7 +177,7 @@ async function compact(options: ContextManagerOptions, view: ContextView, input:
   });
   const stubbed = new Set(plan.frozen);
   if (plan.strategy === "removal") {
-    const live = liveOf(view, plan.kept);
+    const live = liveOf(plan.kept);
     return {
       level: plan.level,
       tokensBefore: plan.tokensBefore,
@@ -194,15 +193,14 @@ async function compact(options: ContextManagerOptions, view: ContextView, input:
 }
 
 /**
- * The live entries of a compacted history. A message compaction wrote, or one whose leading results
- * were cut, no longer equals a stored message: it becomes a stored message of its own, so a
- * checkpoint can still reference it.
+ * The live entries of a compacted history. A message compaction wrote, or one it cut, no longer
+ * equals a stored message: it becomes a stored message of its own, so a checkpoint can still
+ * reference it.
  */
-function liveOf(view: ContextView, kept: readonly KeptMessage[]): LiveEntry[] {
-  return kept.map(({ source, message, trimmed }) => {
-    const original = source === null ? undefined : view.live[source];
-    return original === undefined || trimmed ? { seq: null, kind: "injected", message } : { ...original, message };
-  });
+function liveOf(kept: readonly KeptEntry<LiveEntry>[]): LiveEntry[] {
+  return kept.map((k): LiveEntry =>
+    k.rewritten ? { seq: null, kind: "injected", message: k.message } : { ...k.entry, message: k.message },
+  );
 }
 
 /**
@@ -212,16 +210,9 @@ function liveOf(view: ContextView, kept: readonly KeptMessage[]): LiveEntry[] {
  */
 function fitHardLimit(compaction: Compaction, limit: number, estimate: (m: readonly Message[]) => number): Compaction {
   if (compaction.tokensAfter <= limit) return compaction;
-  const cut = cutToFit(
-    compaction.live.map((e) => e.message),
-    limit,
-    estimate,
-  );
-  if (cut.changed.length === 0) return compaction;
-  const live = compaction.live.map((entry, i): LiveEntry =>
-    cut.changed.includes(i) ? { seq: null, kind: "injected", message: cut.messages[i]! } : entry,
-  );
-  return { ...compaction, live, strategy: `${compaction.strategy}+cut`, tokensAfter: cut.tokensAfter };
+  const cut = cutToFit(compaction.live, limit, estimate);
+  if (!cut.kept.some((k) => k.rewritten)) return compaction;
+  return { ...compaction, live: liveOf(cut.kept), strategy: `${compaction.strategy}+cut`, tokensAfter: cut.tokensAfter };
 }
 
 function sumCosts(calls: Array<{ usage: Usage | null; costUsd: number }>): Compaction["cost"] {
@@ -241,10 +232,10 @@ async function prune(
   signal: AbortSignal,
 ): Promise<Compaction> {
   const { store, config } = options;
-  const dropped = new Set(plan.dropped);
   // The task message is pinned: whatever else goes, the goal stays verbatim.
-  const pinTask = dropped.has(0);
-  const droppedEntries = plan.dropped.filter((i) => !(pinTask && i === 0)).map((i) => view.live[i]!);
+  const task = view.live[0];
+  const pinned = task !== undefined && plan.dropped.includes(task) ? task : null;
+  const droppedEntries = plan.dropped.filter((e) => e !== pinned);
   const droppedMessages = droppedEntries.map((e) => e.message);
 
   const summarizer = config.llmSummary ? options.summarizer : null;
@@ -266,7 +257,7 @@ async function prune(
     seqs: droppedSeqs.length ? { from: Math.min(...droppedSeqs), to: Math.max(...droppedSeqs) } : undefined,
   });
 
-  const kept = liveOf(view, plan.kept);
+  const kept = liveOf(plan.kept);
   const packet: string[] = [compactedHistoryOf(appendCompactedHistory(view.scratchpad, entry))];
   // What the user said after the task is pinned like the task: pruning may drop the turns it came in.
   if (view.instructions.length)
@@ -303,7 +294,7 @@ async function prune(
     kind: "injected",
     message: { role: "user", content: packet.map((text) => ({ type: "text" as const, text })) },
   };
-  const live = [...(pinTask ? [view.live[0]!] : []), summaryEntry, ...kept];
+  const live = [...(pinned ? [pinned] : []), summaryEntry, ...kept];
   return {
     live,
     stubbed,

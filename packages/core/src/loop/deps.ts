@@ -7,10 +7,9 @@ import type { GateReport, Tool } from "../ports/tools.js";
 import type { Store } from "../store/port.js";
 import type { HatloopConfig } from "../config.js";
 import type { LoopControl } from "./control.js";
-import type { ContextHook } from "./context-hook.js";
+import type { ContextHook, LiveEntry } from "./context-hook.js";
 import type { LoopState } from "./state.js";
 import type { FailureContext } from "../checkpoint/checkpointer.js";
-import type { Message } from "@hatloop/context";
 
 /** What the handoff is built from; defined once in @hatloop/context. */
 export type { GitFacts } from "@hatloop/context";
@@ -34,7 +33,7 @@ export interface LoopDeps {
   /** Context management (guard, compaction, recall); without it the context is never managed. */
   context?: ContextHook;
   /** Re-applies the stubs of a restored live context (the stub text is derived from the originals). */
-  restub?: (messages: Message[], seqs: Array<number | null>, stubbed: ReadonlySet<string>) => Message[];
+  restub?: (live: LiveEntry[], stubbed: ReadonlySet<string>) => LiveEntry[];
   /** Builds the handoff stored with each checkpoint; default: the full handoff (checkpoint/handoff.ts). */
   handoff?: (state: LoopState, gitCommit: string | null, failure?: FailureContext) => Promise<unknown>;
   /** Who runs the session (a fleet worker's name, or host:pid), named by session.start. */

@@ -109,18 +109,12 @@ function restoreFrom(state: LoopState, point: RestorePoint, deps: LoopDeps): voi
   const checkpoint = point.checkpoint!;
   const saved = checkpoint.state as SavedLoopState;
   const stubbed = new Set((checkpoint.context as { stubbed: string[] }).stubbed);
-  const messages = deps.restub
-    ? deps.restub(
-        point.stored.map((m) => m.message),
-        point.stored.map((m) => m.seq),
-        stubbed,
-      )
-    : point.stored.map((m) => m.message);
-  state.live = point.stored.map((m, i): LiveEntry => ({
+  const live = point.stored.map((m): LiveEntry => ({
     seq: m.seq,
-    message: messages[i]!,
+    message: m.message,
     kind: m.kind === "injected" ? "injected" : "conversation",
   }));
+  state.live = deps.restub ? deps.restub(live, stubbed) : live;
   state.stubbed = stubbed;
   state.health = { ...initialHealth(), ...saved.health, idleIterations: 0, consecutiveFailures: 0, refusals: 0, modelRefusals: 0 };
   /* eslint-disable @typescript-eslint/no-unnecessary-condition -- checkpoints saved by earlier versions lack these fields */
