@@ -13,11 +13,17 @@ import { writeScenario } from "./support/scenario.js";
 // checkpoints, commits), a bounded number of times, and resumed after each kill. It must end
 // completed, with every stored message intact: seqs without gaps or repeats, every tool call
 // answered, no iteration answered twice, every write that succeeded in the worktree.
-// HATLOOP_CHAOS_SEED replays a failing run; the seed is in the test's name.
+// Each run draws other moments; HATLOOP_CHAOS_SEED replays a failing run (the seed is in the test's name).
 
-const seed = Number(process.env.HATLOOP_CHAOS_SEED ?? 20261123);
+const seed = Number(process.env.HATLOOP_CHAOS_SEED ?? Date.now() % 2 ** 31);
 const KILLS = 5;
-const STEPS = 10;
+/** A kill lands this long after the run (or resume) started: at most KILLS * 650 ms of progress in all. */
+const killDelay = (next: () => number) => 50 + Math.floor(next() * 600);
+// The scripted model alone takes STEPS * 3 * DELAY_MS = 5 s (each step's text streams in four
+// chunks, three waits), longer than all the kills together let the session run (3.25 s): every kill
+// lands before completion, however fast the machine.
+const STEPS = 24;
+const DELAY_MS = 70;
 
 /** mulberry32: a small seeded generator, so a failure can be replayed exactly. */
 function random(state: number): () => number {
@@ -41,31 +47,30 @@ describe.each(testDrivers())("chaos on %s", (driver) => {
       HATLOOP_GATES__DETECT: "false",
       ...(database ? { DATABASE_URL: database.url } : {}),
     };
-    const scenario = writeScenario(root, STEPS, 40);
+    const scenario = writeScenario(root, STEPS, DELAY_MS);
     // A kill while task_complete runs leaves the call answered "interrupted ... run it again if it is
     // still needed" on resume, and a model calls it again: one more completing turn for each kill.
     const again = { text: "Completing again.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] };
     appendFileSync(scenario, `${JSON.stringify(again)}\n`.repeat(KILLS));
     try {
       let args = ["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"];
+      const ends: string[] = [];
       for (let kill = 0; kill < KILLS; kill++) {
         const live = startHatloop(args, env);
         // Once the session runs, at a random moment of the run; a run that ends without starting is a finding.
         const started = await Promise.race([live.waitFor((e) => e.type === "session.start").then(() => true), live.done.then(() => false)]);
         if (!started) {
           const ended = await live.done;
-          // A kill that landed after completion leaves nothing to resume: the checks below find it completed.
-          const completedEarlier = /no session to resume/.test(ended.stderr);
-          if (ended.code !== 0 && !completedEarlier)
-            throw new Error(`run ${kill + 1} ended before it started, with ${ended.code}: ${ended.stderr.trim()}`);
-          break;
+          throw new Error(`run ${kill + 1} ended before it started, with ${ended.code}: ${ended.stderr.trim()}`);
         }
-        await new Promise((r) => setTimeout(r, 50 + Math.floor(next() * 1_200)));
+        await new Promise((r) => setTimeout(r, killDelay(next)));
         live.kill("SIGKILL");
         const ended = await live.done;
-        if (ended.code === 0) break; // it finished before the kill landed
+        ends.push(ended.code === null ? "killed" : `exited ${ended.code}`);
         args = ["resume", "--last", "--json"];
       }
+      // Every kill landed mid-run: none of the runs got to finish first.
+      expect(ends).toEqual(Array<string>(KILLS).fill("killed"));
       const last = await runHatloop(["resume", "--last", "--json"], env);
       const store = await openStore({ url: database?.url ?? join(home, "pglite") });
       try {
