@@ -142,6 +142,29 @@ describe.each(testDrivers())("redaction at the store boundary on %s", (driver: T
     });
   });
 
+  it("stores no secret in the agent's question (ask_user) or in its answer", async () => {
+    const s = await store.sessions.create(secretSession({ task: "t", title: "t", config: {}, gateBaseline: null }));
+    const question = {
+      text: `Should I push with ${SECRETS.anthropic} or ${SECRETS.github}?`,
+      askedAt: new Date().toISOString(),
+      iteration: 3,
+      answer: null,
+      answeredAt: null,
+      answeredBy: null,
+    };
+    await store.sessions.update(s.id, { status: "waiting", question });
+    expect(await store.sessions.answer(s.id, `neither: use ${SECRETS.aws} with password=${SECRETS.dbPassword}`, "terminal")).toBe(
+      "answered",
+    );
+    expect(leaks(await dumpAll(store))).toEqual([]);
+    expect((await store.sessions.get(s.id))?.question).toMatchObject({
+      text: "Should I push with [REDACTED:anthropic-key] or [REDACTED:github-token]?",
+      iteration: 3,
+      answer: expect.stringMatching(/^neither: use \[REDACTED:aws-access-key\] with password=\[REDACTED:password\]$/) as unknown,
+      answeredBy: "terminal",
+    });
+  });
+
   it("redacts model text streamed in fragments as one text, across flushes", async () => {
     const s = await store.sessions.create(secretSession({ task: "t", title: "t", config: {}, gateBaseline: null }));
     const persister = createEventPersister(store, s.id, { flushMs: 60_000 });

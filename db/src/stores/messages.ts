@@ -35,7 +35,7 @@ function toStored(row: Row): StoredMessage {
 export function messageStore(db: Db, fence?: Fence): MessageStore {
   return {
     async append(sessionId, batch) {
-      if (batch.length === 0) return;
+      if (batch.length === 0) return [];
       await db.insert(messages).values(
         batch.map((m) => ({
           sessionId,
@@ -49,6 +49,8 @@ export function messageStore(db: Db, fence?: Fence): MessageStore {
           leaseEpoch: epochFor(fence, sessionId),
         })),
       );
+      // Stored as given: the column types read any value back exactly as written (stored-value.ts).
+      return batch;
     },
     async range(sessionId, fromSeq, toSeq) {
       const rows = await db

@@ -6,13 +6,14 @@ import { searchableText } from "../../util/message-text.js";
 // newest message), over text lower-cased once per message instead of once per query.
 
 export function benchStore(): Store {
-  const store = memoryStore();
+  const store = memoryStore({ redact: false }); // the input is taken as already redacted
   const texts = new Map<string, Map<number, string>>();
   const append = store.messages.append.bind(store.messages);
   store.messages.append = async (sessionId, batch) => {
-    await append(sessionId, batch);
+    const stored = await append(sessionId, batch);
     const index = texts.get(sessionId) ?? texts.set(sessionId, new Map()).get(sessionId)!;
-    for (const m of batch) index.set(m.seq, searchableText([m.message]).toLowerCase());
+    for (const m of stored) index.set(m.seq, searchableText([m.message]).toLowerCase());
+    return stored;
   };
   store.messages.search = async (sessionId, query, options = {}) => {
     const anyOf = / OR /.test(query);

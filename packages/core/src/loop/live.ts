@@ -4,11 +4,10 @@ import type { MessageKind } from "../store/port.js";
 import { apply } from "./apply.js";
 import type { LiveEntry } from "./context-hook.js";
 import type { LoopContext } from "./loop-context.js";
-import { redactMessage } from "../context/redact-message.js";
 
-// Messages enter the store and the live context here. Each is redacted once, as it is stored, so
-// the live context (what the next request sends) holds what the store holds; the store's own
-// redaction (redactingStore) guards every other writer of the database.
+// Messages enter the store and the live context here. The store redacts them (redactingStore, the
+// one place secrets are taken out) and gives back what it stored; the live context keeps that, so
+// the next request sends what the store holds.
 
 /** Stores a message (append-only, before the next model call); the caller applies it to the live context. */
 export async function storeMessage(ctx: LoopContext, message: Message, kind: LiveEntry["kind"] = "conversation"): Promise<LiveEntry> {
@@ -29,7 +28,7 @@ export async function archiveMessage(ctx: LoopContext, message: Message): Promis
   await storeEntries(ctx, [{ seq: null, message, kind: "archived" }]);
 }
 
-/** Gives unstored entries the next seqs, redacts them and writes them, in one statement. */
+/** Gives unstored entries the next seqs and writes them, in one statement; each then holds its message as stored. */
 export async function storeEntries(
   ctx: LoopContext,
   entries: Array<{ seq: number | null; message: Message; kind: MessageKind }>,
@@ -39,10 +38,9 @@ export async function storeEntries(
   if (fresh.length === 0) return;
   fresh.forEach((e, i) => {
     e.seq = state.nextSeq + i;
-    e.message = redactMessage(e.message);
   });
   apply(state, { type: "stored", count: fresh.length });
-  await deps.store.messages.append(
+  const stored = await deps.store.messages.append(
     state.session.id,
     fresh.map((e) => ({
       seq: e.seq!,
@@ -53,6 +51,9 @@ export async function storeEntries(
       tokenEstimate: estimateTokens([e.message]),
     })),
   );
+  fresh.forEach((e, i) => {
+    e.message = stored[i]!.message;
+  });
 }
 
 export function textBlock(text: string): ContentBlock {

@@ -2,6 +2,7 @@ import { toolResults, toolUses, type Message } from "@hatloop/context";
 import { describe, expect, it } from "vitest";
 import { LoopControl } from "./control.js";
 import { ModelError } from "../ports/model.js";
+import { memoryStore } from "../store/memory-store.js";
 import { fakeTool, runFixture, type Turn } from "../test-support/loop-fixture.js";
 
 /** Every tool_use answered in the very next message, roles alternating (what the API requires). */
@@ -207,6 +208,53 @@ describe("secrets", () => {
     expect(JSON.stringify(run.messages)).toContain("[REDACTED:");
     expect(JSON.stringify(run.messages)).toContain("PORT=3000");
     expect(JSON.stringify(run.model.requests[1]!.messages)).not.toContain(key);
+  });
+
+  it("sends the model each message as the store stored it: redaction happens there, once", async () => {
+    // A store that takes out more than the loop could know of: whatever it gives back is what goes on.
+    const store = memoryStore();
+    const append = store.messages.append.bind(store.messages);
+    store.messages.append = async (sessionId, batch) => {
+      const stored = await append(sessionId, batch);
+      return stored.map((m) => ({
+        ...m,
+        message: JSON.parse(JSON.stringify(m.message).replaceAll("in-house-secret", "[withheld]")) as Message,
+      }));
+    };
+    const run = await runFixture({
+      store,
+      createSession: true,
+      maxIterations: 2,
+      tools: [fakeTool("read_file", () => ({ isError: false, content: "value: in-house-secret" }))],
+      turns: [{ tools: [{ name: "read_file", input: { path: "conf" } }] }, { text: "done" }],
+    });
+    const sent = JSON.stringify(run.model.requests[1]!.messages);
+    expect(sent).toContain("value: [withheld]");
+    expect(sent).not.toContain("in-house-secret");
+  });
+
+  it("keeps a secret typed as steering out of the requests, the messages and the checkpoints", async () => {
+    const key = "ghp_" + "Zx8Kq2LmP9vR4tYw7nB3cD6fG1hJ5kL0abcd";
+    const control = new LoopControl();
+    const tool = fakeTool("read_file", () => {
+      control.steer(`use the token ${key} for the registry`);
+      return { isError: false, content: "ok" };
+    });
+    const run = await runFixture({
+      session: { hat: "creator" },
+      control,
+      maxIterations: 3,
+      tools: [tool],
+      turns: [{ tools: [{ name: "read_file", input: { path: "a" } }] }, { text: "noted" }, { text: "done" }],
+    });
+    expect(run.of("steer")).toHaveLength(1);
+    const checkpoints = await run.store.checkpoints.list(run.session.id);
+    expect(checkpoints.length).toBeGreaterThan(0);
+    const kept = JSON.stringify([run.model.requests.slice(1).map((r) => r.messages), run.messages, checkpoints]);
+    expect(kept).toContain("use the token [REDACTED:github-token] for the registry");
+    expect(kept).not.toContain(key);
+    // The steering is kept as the person's instruction, in the checkpoint's loop state too.
+    expect(JSON.stringify(checkpoints[0]!.state)).toContain("[REDACTED:github-token]");
   });
 
   it("yields to the event loop every iteration, so timers and sockets are served during a fast run", async () => {

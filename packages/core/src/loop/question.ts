@@ -1,4 +1,4 @@
-import { MARKERS, redactSecrets } from "@hatloop/context";
+import { MARKERS } from "@hatloop/context";
 import { messageText } from "../context/message-text.js";
 import type { Question } from "../shapes.js";
 import { apply } from "./apply.js";
@@ -70,7 +70,7 @@ async function deliverAnswer(ctx: LoopContext, question: Question): Promise<void
   const said = `The person running this session answered your question ("${question.text}"): ${question.answer}`;
   if (!state.live.some((entry) => messageText(entry.message).includes(said))) {
     const entry = await storeMessage(ctx, { role: "user", content: [textBlock(`${MARKERS.steer} ${said}`)] });
-    apply(state, { type: "steered", entry, steering: [redactSecrets(said)] });
+    apply(state, { type: "steered", entry, steering: [said] });
   }
   await deps.store.sessions.update(state.session.id, { status: "running", question: null });
   emitter.emit("question.answered", { question: question.text, answer: question.answer ?? "", answeredBy: question.answeredBy ?? "" });

@@ -1,5 +1,5 @@
 import type { ContentBlock, ToolResultBlock } from "@hatloop/context";
-import { MARKERS, redactSecrets } from "@hatloop/context";
+import { MARKERS } from "@hatloop/context";
 import { continuationMessage, hatChangeMessage } from "../prompt/build.js";
 import type { ContextView } from "./context-hook.js";
 import type { LoopContext } from "./loop-context.js";
@@ -22,7 +22,7 @@ export async function closeTurn(ctx: LoopContext, turn: TurnEnd): Promise<{ warn
   const steering: string[] = [];
   for (const text of deps.control.takeSteering()) {
     notes.push(`${MARKERS.steer} ${text}`);
-    steering.push(redactSecrets(text));
+    steering.push(text);
     ctx.emitter.emit("steer", { text });
   }
   if (turn.hatChange) {
@@ -72,7 +72,7 @@ export async function deliverSteering(ctx: LoopContext): Promise<void> {
   if (taken.length === 0) return;
   for (const text of taken) ctx.emitter.emit("steer", { text });
   const entry = await storeMessage(ctx, { role: "user", content: [textBlock(taken.map((t) => `${MARKERS.steer} ${t}`).join("\n\n"))] });
-  apply(ctx.state, { type: "steered", entry, steering: taken.map((t) => redactSecrets(t)) });
+  apply(ctx.state, { type: "steered", entry, steering: taken });
 }
 
 /** What the context hook sees; `steering` not yet applied to the state is included in the instructions. */

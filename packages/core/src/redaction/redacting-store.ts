@@ -5,11 +5,13 @@ import { StreamRedactor } from "./stream-redactor.js";
 
 // Secrets are redacted once, where anything is persisted: every text a store write carries (session
 // fields and config, messages, events, checkpoints with their loop state and handoff, checklist,
-// scratchpad, memories) passes through here, whatever part of hatloop wrote it. What is not text
-// stays as it is: ids, seqs, the live context's references into the messages, numbers.
+// scratchpad, the agent's question and its answer, memories) passes through here, whatever part of
+// hatloop wrote it, and nowhere else: the loop keeps what the store gives back (messages.append
+// returns the messages as stored). What is not text stays as it is: ids, seqs, the live context's
+// references into the messages, numbers.
 
 /** Session fields that hold text from the task, the model, tools or the configuration. */
-const SESSION_TEXT = ["task", "title", "scratchpad", "lastError", "stopReason", "config", "gateBaseline"] as const;
+const SESSION_TEXT = ["task", "title", "scratchpad", "lastError", "stopReason", "question", "config", "gateBaseline"] as const;
 /** Checkpoint fields that are references (message seqs, tool-call ids) or numbers, never text. */
 const CHECKPOINT_REFERENCES = new Set(["context", "contextTokens", "usage", "gitCommit", "iteration", "reason", "hat"]);
 /** Loop-state keys that are references: stubbed tool-call ids, the usage anchor, the next seq. */
@@ -33,6 +35,7 @@ export function redactingStore<S extends Store>(store: S): S {
       ...store.sessions,
       create: (session) => store.sessions.create(redactSessionText(session)),
       update: (id, patch) => store.sessions.update(id, redactSessionText(patch)),
+      answer: (id, answer, answeredBy) => store.sessions.answer(id, redactSecrets(answer), redactSecrets(answeredBy)),
     },
     messages: {
       ...store.messages,

@@ -1,3 +1,4 @@
+import { redactingStore } from "../redaction/redacting-store.js";
 import {
   LeaseLostError,
   type ChecklistItem,
@@ -14,17 +15,27 @@ import { matchRank } from "./memory-search.js";
 // The store port in memory: for unit tests and benchmarks that exercise the loop and context
 // management without a database. It keeps the database's contract (test-support/store-contract.ts
 // runs on both): records are copies, a duplicate is refused, a batch is written whole or not at all,
-// deleting a session deletes what belongs to it. Search approximates Postgres full-text search
-// (memory-search.ts).
+// deleting a session deletes what belongs to it, and every write is redacted as openStore's are
+// (redactingStore), so a loop test sees what the database would give the loop. Search approximates
+// Postgres full-text search (memory-search.ts).
 
-export function memoryStore(): Store & {
+type MemoryStore = Store & {
+  /** What is stored (redacted), for tests to look at directly. */
   data: {
     sessions: Map<string, SessionRecord>;
     messages: Map<string, StoredMessage[]>;
     checkpoints: Map<string, CheckpointRecord[]>;
     events: StoredEvent[];
   };
-} {
+};
+
+/** `redact: false` is for benchmarks that take their input as already redacted (docs/benchmarks.md). */
+export function memoryStore(options: { redact?: boolean } = {}): MemoryStore {
+  const store = unredactedMemoryStore();
+  return options.redact === false ? store : redactingStore(store);
+}
+
+function unredactedMemoryStore(): MemoryStore {
   const sessions = new Map<string, SessionRecord>();
   const messages = new Map<string, StoredMessage[]>();
   const checkpoints = new Map<string, CheckpointRecord[]>();
@@ -36,14 +47,7 @@ export function memoryStore(): Store & {
   let lastTime = 0;
   const now = () => new Date((lastTime = Math.max(Date.now(), lastTime + 1)));
   const list = <T>(map: Map<string, T[]>, id: string) => map.get(id) ?? map.set(id, []).get(id)!;
-  const store: Store & {
-    data: {
-      sessions: Map<string, SessionRecord>;
-      messages: Map<string, StoredMessage[]>;
-      checkpoints: Map<string, CheckpointRecord[]>;
-      events: StoredEvent[];
-    };
-  } = {
+  const store: MemoryStore = {
     data: { sessions, messages, checkpoints, events },
     location: "memory",
     close: async () => {},
@@ -167,6 +171,7 @@ export function memoryStore(): Store & {
         const at = now();
         for (const m of batch) log.push({ ...structuredClone(m), createdAt: at });
         log.sort((a, b) => a.seq - b.seq);
+        return structuredClone(batch);
       },
       async range(id, from, to) {
         return structuredClone(list(messages, id).filter((m) => m.seq >= from && m.seq <= to));

@@ -140,8 +140,12 @@ export interface SearchHit {
 }
 
 export interface MessageStore {
-  /** Append-only; a seq that already exists is an error, never an overwrite. */
-  append(sessionId: string, messages: NewMessage[]): Promise<void>;
+  /**
+   * Append-only; a seq that already exists is an error, never an overwrite. Returns the messages as
+   * stored, in the order given: what reading them back gives (secrets redacted, see redactingStore),
+   * which is what the loop keeps in the live context.
+   */
+  append(sessionId: string, messages: NewMessage[]): Promise<NewMessage[]>;
   /** Messages with fromSeq <= seq <= toSeq, in order. */
   range(sessionId: string, fromSeq: number, toSeq: number): Promise<StoredMessage[]>;
   bySeqs(sessionId: string, seqs: number[]): Promise<StoredMessage[]>;

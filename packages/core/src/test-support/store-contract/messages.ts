@@ -50,6 +50,16 @@ export function describeMessagesContract(t: StoreUnderTest): void {
       expect((await t.store.messages.range(id, 1, 10)).map((m) => m.seq)).toEqual([1, 2]);
     });
 
+    it("give back from append the messages as stored: what reading them gives, secrets redacted", async () => {
+      const id = await t.session();
+      const key = "ghp_Zx8Kq2LmP9vR4tYw7nB3cD6fG1hJ5kL0abcd";
+      const returned = await t.store.messages.append(id, [said(1, `push with ${key}`), said(2, "plain")]);
+      const read = await t.store.messages.range(id, 1, 2);
+      expect(returned).toEqual(read.map(({ createdAt: _createdAt, ...message }) => message));
+      expect(returned[0]!.message.content).toEqual([{ type: "text", text: "push with [REDACTED:github-token]" }]);
+      expect(await t.store.messages.append(id, [])).toEqual([]);
+    });
+
     it("hand out copies", async () => {
       const id = await t.session();
       await t.store.messages.append(id, [said(1, "original")]);
