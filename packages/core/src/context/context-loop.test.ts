@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../config.js";
 import { runFixture, fakeTool, type Turn } from "../test-support/loop-fixture.js";
 import type { Tool } from "../ports/tools.js";
+import { ModelError, type ModelPort } from "../ports/model.js";
+import { describeEvent } from "../text/describe-event.js";
 
 // A loop long enough to cross 80% and 90% of a small window, with bulky tool results: the guard's
 // zones at work, so the cost policy is off here ("zones"); policy.test.ts and the last test cover it.
@@ -71,6 +73,28 @@ describe("context management in the loop", () => {
     expect(JSON.stringify(toolResults(recalled)[0]!.content)).toContain("the zebra constant lives here");
     expect(run.messages.filter((m) => JSON.stringify(m.message).includes("Context compacted (")).length).toBeGreaterThan(0);
     expect(run.session.scratchpad).toContain("## Compacted History");
+  });
+
+  it("says on the compaction event and its printed line why the mechanical summary stood in for the model's", async () => {
+    const read = fakeTool("read_file", (input) => ({ isError: false, content: fileBody(Number(String(input.path).match(/\d+/)![0])) }));
+    const down: ModelPort = { complete: () => Promise.reject(new ModelError("overloaded_error: Overloaded", 529)) };
+    const run = await runFixture({
+      turns: turns(30, 30),
+      tools: [read],
+      contextWindow: 20_000,
+      maxIterations: 30,
+      session: { hat: "creator" },
+      config: { context: { ...zones.context, llmSummary: true, maxStubs: 1 } }, // pruning comes early
+      summarizer: { model: down, summaryModel: "small" },
+    });
+    const pruned = run.of("context.compacted").filter((e) => e.data.strategy.startsWith("pruning"));
+    expect(pruned.length).toBeGreaterThan(0);
+    for (const event of pruned) {
+      expect(event.data).toMatchObject({ strategy: "pruning+mechanical-summary", summaryFallback: "overloaded_error: Overloaded" });
+      expect(describeEvent(event)).toMatch(
+        /^ {3}context compacted \(pruning\+mechanical-summary, .*\(mechanical summary: overloaded_error: Overloaded\)$/,
+      );
+    }
   });
 
   it("shows the gauge line to the model from 70% with 'Checkpoint saved' after the warn checkpoint", async () => {

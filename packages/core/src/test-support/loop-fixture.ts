@@ -11,7 +11,7 @@ import type { GateReport, Tool, ToolResult } from "../ports/tools.js";
 import { loadHats, loadPromptComponents } from "./prompt-files.js";
 import type { NewSession, Store } from "../store/port.js";
 import { memoryStore } from "../store/memory-store.js";
-import { createContextManager } from "../context/manager.js";
+import { createContextManager, type ContextManagerOptions } from "../context/manager.js";
 
 // Drives whole loops in core's tests: scripted model turns, fake tools and git, the real hats and
 // prompt components from prompts/, and the in-memory store (or a store given, e.g. the database's).
@@ -129,8 +129,10 @@ export interface FixtureOptions<S extends Store = MemoryStore> {
   control?: LoopControl;
   /** Shorthand for the session's iteration budget. */
   maxIterations?: number;
-  /** Turn on context management with this working window (tokens); mechanical summaries only. */
+  /** Turn on context management with this working window (tokens); mechanical summaries unless `summarizer`. */
   contextWindow?: number;
+  /** The summary model of context management (with `config.context.llmSummary`). */
+  summarizer?: ContextManagerOptions["summarizer"];
   /** A store that already holds the session (a resume); default: a new one with a new session. */
   store?: S;
   /** Create the session in the given store (a database store for a first run). */
@@ -186,7 +188,13 @@ export async function runFixture<S extends Store = MemoryStore>(options: Fixture
   }
   const config = { ...defaultConfig(), ...options.config };
   const context = options.contextWindow
-    ? createContextManager({ config: config.context, store, sessionId: "s-0000-1111", repoPath: "/repo", summarizer: null })
+    ? createContextManager({
+        config: config.context,
+        store,
+        sessionId: "s-0000-1111",
+        repoPath: "/repo",
+        summarizer: options.summarizer ?? null,
+      })
     : undefined;
   const deps: LoopDeps = {
     store,

@@ -79,7 +79,7 @@ export function describeEvent(event: LoopEvent): string | null {
     case "context.gauge":
       return `   context ${event.data.percent}% (${formatTokens(event.data.tokens)}/${formatTokens(event.data.window)} tokens, ${event.data.zone})`;
     case "context.compacted":
-      return `   context compacted (${event.data.strategy}, level ${event.data.level}): ${formatTokens(event.data.tokensBefore)} -> ${formatTokens(event.data.tokensAfter)} tokens, ${event.data.removed} removed`;
+      return `   context compacted (${event.data.strategy}, level ${event.data.level}): ${formatTokens(event.data.tokensBefore)} -> ${formatTokens(event.data.tokensAfter)} tokens, ${event.data.removed} removed${event.data.summaryFallback ? ` (mechanical summary: ${event.data.summaryFallback})` : ""}`;
     case "context.recalled":
       return `   recalled ${event.data.hits} stored messages for "${event.data.query}" (${formatTokens(event.data.tokens)} tokens)`;
     case "checkpoint.saved":

@@ -62,6 +62,16 @@ describe("TUI store", () => {
     expect(store.getState().context).toMatchObject({ tokens: 90_000, percent: 45, zone: "green" });
   });
 
+  it("says on a compaction's line why the mechanical summary stood in for the model's", () => {
+    const store = createTuiStore(initialState(snapshot({ contextTokens: 185_000 }), NOW), { frameMs: 0 });
+    const compacted = { strategy: "pruning+mechanical-summary", level: 2, tokensBefore: 185_000, tokensAfter: 60_000, removed: 30 };
+    store.push(event("context.compacted", { ...compacted, summaryFallback: "overloaded_error: Overloaded" }, 4));
+    expect(store.getState().activity.at(-1)).toMatchObject({
+      tone: "warn",
+      text: "context compacted (pruning+mechanical-summary, level 2): 185k -> 60k tokens, 30 removed (mechanical summary: overloaded_error: Overloaded)",
+    });
+  });
+
   it("draws the hat timeline from the session's first hat, also when it starts empty (watch, resume)", () => {
     const store = createTuiStore(initialState({ ...snapshot({ hat: "critic", iteration: 9 }), hats: [] }, NOW), { frameMs: 0 });
     store.push(
