@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { SessionRecord, Store } from "@hatloop/core";
+import { eventReader, type SessionRecord, type Store } from "@hatloop/core";
 import { usageError } from "../errors.js";
 
 // One runner per session, by lease (see SessionStore.acquireLease): a run takes the session's lease,
@@ -98,6 +98,9 @@ export async function currentStatus(store: Store, session: SessionRecord, now = 
   const status = displayStatus(session, now);
   if (status !== "running") return status;
   const recent = await store.events.tail(session.id, 20);
-  const last = recent.findLast((e) => e.type === "session.status");
-  return (last?.payload as { status?: string } | undefined)?.status === "paused" ? "paused" : status;
+  // Checked like every stored event; an unreadable one is passed over (the status shown is a hint).
+  const last = eventReader(() => {})
+    .read(recent.filter((e) => e.type === "session.status"))
+    .at(-1);
+  return last?.type === "session.status" && last.data.status === "paused" ? "paused" : status;
 }
