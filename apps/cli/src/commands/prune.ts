@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import type { SessionRecord } from "@hatloop/core";
+import { SESSION_STATUSES, type SessionRecord } from "@hatloop/core";
 import { usageError } from "../errors.js";
 import { durationOption } from "../options.js";
 import { withStore } from "../runtime.js";
@@ -7,8 +7,8 @@ import { printJson, printText } from "../output/print.js";
 import { displayStatus } from "../session/liveness.js";
 import { removeAndReport, removeOptions, type RemoveFlags } from "./rm.js";
 
-/** As `ls` shows them: "interrupted" is a running session whose process is gone. */
-const STATUSES = ["pending", "running", "waiting", "interrupted", "paused", "completed", "failed", "stopped"];
+/** As `ls` shows them (displayStatus): the stored ones, and "interrupted" for a session whose process is gone. */
+const STATUSES: string[] = [...SESSION_STATUSES, "interrupted"];
 
 interface PruneFlags extends RemoveFlags {
   status?: string[];
