@@ -16,8 +16,9 @@ export function sharedConfig(options: { isolate?: boolean } = {}) {
       include: ["src/**/*.test.ts", "src/**/*.test.tsx", "test/**/*.test.ts", "test/**/*.test.tsx"],
       testTimeout: HUNG_MS,
       hookTimeout: HUNG_MS,
-      // Four on two cores: most of the CLI's end-to-end time is spent waiting (on processes, leases,
-      // a stopped server): the whole suite (vitest.config.ts) took 269 s with four, 341 s with two.
+      // Four on two cores: the suite is bound by CPU (the real processes the CLI's end-to-end tests
+      // start), but a test that waits on a lease or an outage leaves its core to another file's work:
+      // the whole suite (vitest.config.ts) took 269 s with four, 341 s with two (docs/benchmarks.md#the-test-suite).
       maxWorkers: 4,
       // A worker's test files share its module cache, so a package's TypeScript is imported once per
       // worker, not once per file: the unit-test packages took 56 s of CPU instead of 88 s. Files that

@@ -5,7 +5,7 @@ import { checklistStatusSchema, endStatusSchema, gateCheckSummarySchema, liveSta
 // JSON printers and the TUI. Every event carries its session, iteration and time; `type` is a dotted
 // name. Payloads are small: text deltas are coalesced before storage, tool results are summarised.
 // The envelope carries the schema version `v` (EVENT_VERSION): a change that an older reader would
-// misread raises it. Events read back from another process are checked here (see parse-event.ts).
+// misread raises it. Events read back from another process are checked against it (persist/read-events.ts).
 
 /** The version of the event schema this build writes and reads. */
 export const EVENT_VERSION = 1 as const;
