@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +8,23 @@ import { runHatloop } from "./support/hatloop.js";
 /** The demo prints the handoff between its two parts; it is not an event, so logs do not replay it. */
 function withoutHandoff(output: string): string {
   return output.replace(/^# Handoff:[\s\S]*?(?=^hatloop: resuming session)/m, "");
+}
+
+/**
+ * The commands the demo names (resume, and the closing hint's) are one form, and it runs as printed
+ * from where the demo ran: after the quick start `hatloop` is not on the PATH.
+ */
+function expectCommandsThatWork(output: string, env: Record<string, string>): void {
+  const resuming = /demo: resuming with (.+) resume (\w+) --max-iterations 24/.exec(output);
+  const closing = /Look around: (.+) show (\w+),/.exec(output);
+  expect(resuming?.[1]).toBe(closing?.[1]);
+  const [, command, id] = resuming!;
+  const shown = spawnSync("sh", ["-c", `${command} show ${id}`], {
+    env: { PATH: process.env.PATH, HOME: env.HATLOOP_HOME, HATLOOP_DATABASE__LINGER: "0", ...env },
+    encoding: "utf8",
+  });
+  expect(shown.status, `${command} show ${id}: ${shown.stderr}`).toBe(0);
+  expect(shown.stdout).toMatch(/^status +completed/m);
 }
 
 describe("hatloop demo", () => {
@@ -32,6 +50,7 @@ describe("hatloop demo", () => {
       expect(run.stdout).toMatch(/gates: test passed, lint passed => passed/);
       expect(run.stdout).toMatch(/hatloop: completed: task complete: quality gates passed after 12 iterations/);
       outputs.push(run.stdout);
+      if (round === 1) expectCommandsThatWork(run.stdout + run.stderr, env);
     }
     const ls = await runHatloop(["ls", "--json"], env);
     const sessions = JSON.parse(ls.stdout) as Array<{ id: string; status: string }>;

@@ -15,7 +15,8 @@ import { hasTmux, Tmux } from "./support/tmux.js";
 // a random high-entropy token, a private key) planted in every input channel of a real run of the
 // built binary against the fake Messages API: the task, model text streamed in small fragments
 // across many event flushes, tool input, tool output, the checklist (signal and tool), the
-// scratchpad (signal and tool), remember (signal and tool), steering (typed in the TUI), the
+// scratchpad (signal and tool), remember (signal and tool), steering (typed in the TUI), the agent's
+// question (ask_user) and the person's answer (`hatloop answer`, left undelivered on the session), the
 // environment of the hatloop process (which the agent dumps into a committed file), a value of the
 // config file (a gate command), and the database URL passed as `--db` (with its password on Postgres;
 // the agent also lists the processes' command lines). Then everything stored, printed and committed is
@@ -72,8 +73,9 @@ beforeAll(async () => {
       // resume --json: model text again, for the JSON printer
       streamed(`Continuing with\n${secrets.prose}`),
       // resume in the TUI: a slow answer to pause on, then one after the steering
-      { content: "Working on it, slowly.", chunkSize: 2, eventDelayMs: 300 },
-      { content: "Noted." },
+      ...(hasTmux() ? [{ content: "Working on it, slowly.", chunkSize: 2, eventDelayMs: 300 }, { content: "Noted." }] : []),
+      // resume --plain: the agent asks a question with secrets in it; the run ends waiting for the answer
+      streamed("One question first.", [toolUse("ask_user", { question: `Push with ${secrets.anthropicKey} or ${secrets.githubToken}?` })]),
     ],
   });
   const home = mkdtempSync(join(tmpdir(), "hatloop-secrets-"));
@@ -125,6 +127,10 @@ beforeAll(async () => {
   const resumed = await hatloop("resume --json", ["resume", id, "--max-iterations", "1", "--json"]);
   expect(resumed.code, resumed.stderr).toBe(3);
   if (hasTmux()) await steerInTheTui();
+  const asked = await hatloop("resume --plain (ask_user)", ["resume", id, "--max-iterations", "1", "--plain"]);
+  expect(asked.code, asked.stderr).toBe(4);
+  const answered = await hatloop("answer", ["answer", id.slice(0, 8), `use ${secrets.awsKeyId} with password=${secrets.dbPassword}`]);
+  expect(answered.code, answered.stderr).toBe(0);
   expect(fake.rejected).toEqual([]);
 });
 
@@ -188,6 +194,9 @@ describe("a secret planted in every channel", () => {
     expect(dump.memories).toContain("the key is [REDACTED:anthropic-key]");
     expect(dump.checklist_items).toContain("revoke [REDACTED:aws-access-key]");
     expect(dump.sessions).toContain("true # anthropic [REDACTED:anthropic-key]"); // the config file's gate command
+    // The agent's question and the answer not yet delivered, on the session.
+    expect(dump.sessions).toContain("Push with [REDACTED:anthropic-key] or [REDACTED:github-token]?");
+    expect(dump.sessions).toContain("use [REDACTED:aws-access-key] with password=[REDACTED:password]");
     // The --db flag's password, in the session's configuration.
     if (process.env.HATLOOP_TEST_DATABASE_URL) expect(dump.sessions).toMatch(/databaseUrl\W+postgres:\/\/[^,]*\[REDACTED:url-password\]/);
   });

@@ -55,18 +55,16 @@ export function registerDemo(program: Command): void {
           process.exitCode = first;
           return;
         }
+        const hatloop = hatloopCommand();
+        const id = shortId(session.id);
         const found = await findHandoff(store, session.id);
-        ui.notice(
-          `demo: paused at its budget of ${DEMO_FIRST_PART} iterations; the handoff is saved (${hatloopCommand()} handoff ${shortId(session.id)})`,
-        );
+        ui.notice(`demo: paused at its budget of ${DEMO_FIRST_PART} iterations; the handoff is saved (${hatloop} handoff ${id})`);
         if (found && output === "plain") printText(renderHandoffMarkdown(found.handoff));
-        ui.notice(`demo: resuming with hatloop resume ${shortId(session.id)} --max-iterations 24`);
+        ui.notice(`demo: resuming with ${hatloop} resume ${id} --max-iterations 24`);
         const paused = (await store.sessions.get(session.id))!;
         process.exitCode = await resumeSession(store, paused, { maxIterations: 24, json: flags.json, plain: flags.plain }, config, ui);
         await ui.close();
         ui = null;
-        const hatloop = hatloopCommand();
-        const id = shortId(session.id);
         printText(
           `hatloop demo: done. Look around: ${hatloop} show ${id}, ${hatloop} handoff ${id}, ${hatloop} logs ${id}, git -C ${session.worktreePath} log --oneline`,
           process.stderr,
