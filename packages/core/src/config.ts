@@ -224,9 +224,19 @@ export const configSchema = z
           .describe(
             "Environment variables the agent's commands and the gates get beyond the allow-list (`NAME`, or `PREFIX_*`; in the environment as JSON: `HATLOOP_TOOLS__PASS_ENV='[\"NPM_TOKEN\"]'`).",
           ),
+        /**
+         * The agent's commands and the gates in a PID namespace of their own (Linux, unprivileged user
+         * namespaces, util-linux's unshare), so they cannot read hatloop's environment or command line.
+         */
+        isolate: z
+          .enum(["auto", "off"])
+          .default("auto")
+          .describe(
+            "`auto`: the agent's commands and the gates run in a PID namespace of their own where the machine allows it (Linux with unprivileged user namespaces and `unshare`), out of sight of hatloop's process, its environment and command line; `off`: as any child process.",
+          ),
       })
       .strict()
-      .default({ commandTimeout: 120_000, maxResultChars: 30_000, passEnv: [] }),
+      .default({ commandTimeout: 120_000, maxResultChars: 30_000, passEnv: [], isolate: "auto" }),
     /**
      * How long a run's claim on its session (the lease) lasts without renewal; it is renewed every
      * quarter of this. A session whose runner was killed or hung can be resumed after this long.

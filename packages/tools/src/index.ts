@@ -8,6 +8,7 @@ export { ToolError } from "./tool-error.js";
 export { destructiveReason } from "./shell/destructive.js";
 export { childEnv } from "./shell/child-env.js";
 export { runShell } from "./shell/run-shell.js";
+export { isolationAvailable } from "./shell/isolation.js";
 export type { ShellOptions, ShellRun } from "./shell/run-shell.js";
 
 export { detectGateCommands, resolveGateCommands, GATE_ORDER } from "./gates/detect.js";

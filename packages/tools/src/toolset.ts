@@ -34,6 +34,8 @@ export interface ToolsetOptions {
   baseCommit?: string;
   /** The environment of run_command's commands; default: childEnv() of this process. */
   env?: Record<string, string>;
+  /** run_command in a PID namespace of its own where the machine allows it. */
+  isolate?: boolean;
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
@@ -52,6 +54,7 @@ export function createToolset(options: ToolsetOptions = {}): Tool[] {
       defaultTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
       maxOutputChars,
       ...(options.env ? { env: options.env } : {}),
+      isolate: options.isolate === true,
     }),
     git_status: gitStatusTool(),
     git_diff: gitDiffTool({ maxOutputChars, ...(options.baseCommit ? { baseCommit: options.baseCommit } : {}) }),

@@ -55,6 +55,7 @@ export async function loopDeps(options: {
         maxOutputChars: config.tools.maxResultChars,
         baseCommit: session.baseCommit,
         env: childEnv(process.env, config.tools.passEnv),
+        isolate: config.tools.isolate === "auto",
       }),
       ...(options.mcpTools ?? []),
     ],

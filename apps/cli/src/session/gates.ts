@@ -17,6 +17,7 @@ export function baselineFor(worktree: string, commands: GateCommands, config: Ha
     timeoutMs: config.gates.timeout,
     signal,
     env: childEnv(process.env, config.tools.passEnv),
+    isolate: config.tools.isolate === "auto",
   });
 }
 
@@ -30,6 +31,7 @@ export function gatePort(worktree: string, commands: GateCommands, baseline: Gat
         signal,
         baseline,
         env: childEnv(process.env, config.tools.passEnv),
+        isolate: config.tools.isolate === "auto",
       }),
   };
 }

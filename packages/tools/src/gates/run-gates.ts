@@ -17,6 +17,8 @@ export interface GateRunOptions {
   baseline?: GateBaseline;
   /** The commands' environment (default: childEnv() of this process). */
   env?: Record<string, string>;
+  /** Each check in a PID namespace of its own where the machine allows it (it runs the agent's code). */
+  isolate?: boolean;
 }
 
 /** What the checks looked like at session start; JSON-serialisable, stored by the caller. */
@@ -78,6 +80,7 @@ async function runCheck(name: GateName, command: string, options: GateRunOptions
     tailChars: CAPTURE_TAIL,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
+    isolate: options.isolate === true,
   });
   if (run.aborted) throw new GatesAbortedError();
   const passed = !run.timedOut && run.exitCode === 0;

@@ -2,6 +2,7 @@ import { execa } from "execa";
 import { HeadTailBuffer } from "../text/cap-output.js";
 import { stripAnsi } from "../text/ansi.js";
 import { childEnv } from "./child-env.js";
+import { isolated } from "./isolation.js";
 import { killTree, trackGroup } from "./kill-tree.js";
 
 export interface ShellOptions {
@@ -10,6 +11,8 @@ export interface ShellOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   env?: Record<string, string>;
+  /** In a PID namespace of its own where the machine allows it (isolation.ts): it cannot see hatloop's process. */
+  isolate?: boolean;
   /** Written to the command's stdin (a hook's event); default: no stdin. */
   input?: string;
   /** Output kept from the start and from the end; the middle is cut with a note. */
@@ -45,7 +48,8 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
   if (options.signal?.aborted) return finish(buffer, started, { exitCode: null, signalName: null, timedOut: false, aborted: true });
 
   // `exec 2>&1` makes stderr share stdout's pipe, so the two stay in their true order.
-  const child = execa("bash", ["-c", `exec 2>&1\n${options.command}`], {
+  const [program, ...args] = launch(["bash", "-c", `exec 2>&1\n${options.command}`], options.isolate === true);
+  const child = execa(program, args, {
     cwd: options.cwd,
     env: options.env ?? childEnv(),
     extendEnv: false,
@@ -96,6 +100,10 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
     untrack();
     options.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+function launch(argv: [string, ...string[]], isolate: boolean): [string, ...string[]] {
+  return isolate ? isolated(argv) : argv;
 }
 
 function finish(

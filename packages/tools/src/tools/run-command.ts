@@ -9,6 +9,8 @@ export interface RunCommandOptions {
   maxOutputChars: number;
   /** The commands' environment (default: childEnv() of this process). */
   env?: Record<string, string>;
+  /** Each command in a PID namespace of its own where the machine allows it. */
+  isolate?: boolean;
 }
 
 const MAX_TIMEOUT_SECONDS = 3_600;
@@ -42,6 +44,7 @@ export function runCommandTool(options: RunCommandOptions) {
         timeoutMs,
         signal: context.signal,
         ...(options.env ? { env: options.env } : {}),
+        isolate: options.isolate === true,
         headChars,
         tailChars: options.maxOutputChars - headChars,
       });
