@@ -27,7 +27,7 @@ describe("config schema", () => {
       llmSummary: true,
     });
     expect(config.gates).toEqual({ timeout: 300_000, detect: true });
-    expect(config.tools).toEqual({ commandTimeout: 120_000, maxResultChars: 30_000, passEnv: [] });
+    expect(config.tools).toEqual({ commandTimeout: 120_000, maxResultChars: 30_000, passEnv: [], isolate: "auto" });
   });
 
   it("rejects unknown keys at every level and out-of-order thresholds", () => {
