@@ -7,7 +7,13 @@ import { usageError } from "../errors.js";
 
 export async function openMcpTools(session: SessionRecord, config: HatloopConfig): Promise<McpTools> {
   try {
-    const servers = sessionServers([session.worktreePath, session.repoPath], config.mcp, process.env, config.tools.passEnv);
+    const servers = sessionServers(
+      [session.worktreePath, session.repoPath],
+      config.mcp,
+      process.env,
+      config.tools.passEnv,
+      config.tools.isolate === "auto",
+    );
     return await connectMcpServers(servers, { cwd: session.worktreePath, timeoutMs: config.mcp.timeout });
   } catch (error) {
     throw error instanceof McpSetupError ? usageError(error.message) : error;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpServerConfig, Tool, ToolContext } from "@hatloop/core";
 import { connectMcpServers, type McpTools } from "./mcp-tools.js";
+import { isolationAvailable } from "../shell/isolation.js";
 import { McpSetupError, readProjectServers, sessionServers } from "./project-servers.js";
 
 // Real MCP servers of ours (test-support/mcp-test-server.mjs, on the official SDK), over stdio and
@@ -147,6 +148,24 @@ describe(".mcp.json", () => {
     });
     expect(sessionServers([dir], { servers: {}, projectFile: false }, env, passEnv)).toEqual({});
   });
+
+  it.skipIf(!isolationAvailable())(
+    "starts the project file's stdio servers isolated, as the agent's commands, and the user's own as they are",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "hatloop-mcp-"));
+      const project = { files: { command: "server", args: ["--root", "."] }, api: { type: "http", url: "https://mcp.example.com/mcp" } };
+      writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: project }));
+      const mine = { mine: { command: "my-server", args: ["-v"], env: {} } };
+      const servers = sessionServers([dir], { servers: mine, projectFile: true }, {}, [], true);
+      expect(servers.files).toMatchObject({
+        command: "unshare",
+        args: expect.arrayContaining(["--pid", "--mount-proc", "server", "--root", "."]) as unknown,
+      });
+      expect(servers.api).toMatchObject({ type: "http", url: "https://mcp.example.com/mcp" });
+      expect(servers.mine).toEqual(mine.mine);
+      expect(sessionServers([dir], { servers: {}, projectFile: true }, {}, [], false).files).toMatchObject({ command: "server" });
+    },
+  );
 
   it("expands a session's .mcp.json from the agent's environment only: tools.passEnv, never hatloop's credentials", () => {
     const dir = mkdtempSync(join(tmpdir(), "hatloop-mcp-"));

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { mcpServerNameSchema, mcpServerSchema, type McpServerConfig } from "@hatloop/core";
 import { z } from "zod";
 import { childEnv } from "../shell/child-env.js";
+import { isolated } from "../shell/isolation.js";
 
 // The repository's `.mcp.json`, in Claude Code's format: {"mcpServers": {name: server}}, with
 // ${VAR} and ${VAR:-default} expanded from the environment in commands, arguments, env values, URLs
@@ -77,7 +78,17 @@ export function sessionServers(
   mcp: { servers: Record<string, McpServerConfig>; projectFile: boolean },
   env: NodeJS.ProcessEnv,
   passEnv: readonly string[],
+  isolate = false,
 ): Record<string, McpServerConfig> {
   const dir = mcp.projectFile ? dirs.find((d) => existsSync(join(d, PROJECT_MCP_FILE))) : undefined;
-  return { ...(dir ? readProjectServers(dir, childEnv(env, passEnv)) : {}), ...mcp.servers };
+  const project = dir ? readProjectServers(dir, childEnv(env, passEnv)) : {};
+  // The agent can write the project file: its commands run as isolated as the agent's own (isolation.ts).
+  const started = Object.fromEntries(Object.entries(project).map(([name, server]) => [name, isolate ? isolatedServer(server) : server]));
+  return { ...started, ...mcp.servers };
+}
+
+function isolatedServer(server: McpServerConfig): McpServerConfig {
+  if (server.type === "http") return server;
+  const [command, ...args] = isolated([server.command, ...server.args]);
+  return { ...server, command, args };
 }
