@@ -3,6 +3,7 @@ import { MARKERS, toolResults, toolResultText, type Message } from "@hatloop/con
 import { defaultConfig } from "../config.js";
 import type { ContextView, LiveEntry } from "../loop/context-hook.js";
 import { memoryStore } from "../store/memory-store.js";
+import { contextView } from "../test-support/context-view.js";
 import { createContextManager } from "./manager.js";
 
 // The context package hands the manager's own live entries back (kept, dropped, cut), so what
@@ -27,24 +28,7 @@ function history(resultChars: (step: number) => number, steps: number): LiveEntr
 }
 
 function view(live: LiveEntry[]): ContextView {
-  return {
-    sessionId: "s",
-    iteration: live.length,
-    hat: "creator",
-    model: "m",
-    contextWindow: 10_000,
-    live,
-    system: [],
-    tools: [],
-    anchor: null,
-    stubbed: new Set(),
-    scratchpad: "",
-    task: "the task",
-    instructions: [],
-    openItems: [],
-    decisions: [],
-    lastFailure: null,
-  };
+  return contextView(live, live.length);
 }
 
 const manager = () =>

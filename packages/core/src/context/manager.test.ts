@@ -4,6 +4,7 @@ import { defaultConfig } from "../config.js";
 import type { ContextView, LiveEntry } from "../loop/context-hook.js";
 import { ModelError } from "../ports/model.js";
 import { memoryStore } from "../store/memory-store.js";
+import { contextView } from "../test-support/context-view.js";
 import { createContextManager } from "./manager.js";
 
 function view(tokensOfResults: number, turns: number, said: (turn: number) => string | null = () => null): ContextView {
@@ -26,24 +27,7 @@ function view(tokensOfResults: number, turns: number, said: (turn: number) => st
       { seq: live.length + 2, kind: "conversation", message: result },
     );
   }
-  return {
-    sessionId: "s",
-    iteration: turns,
-    hat: "creator",
-    model: "m",
-    contextWindow: 10_000,
-    live,
-    system: [],
-    tools: [],
-    anchor: null,
-    stubbed: new Set(),
-    scratchpad: "",
-    task: "the task",
-    instructions: [],
-    openItems: [],
-    decisions: [],
-    lastFailure: null,
-  };
+  return contextView(live, turns);
 }
 
 /** The texts of the packet a pruning injected. */
