@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { toolResults } from "@hatloop/context";
 import { openStore } from "@hatloop/db";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { HUNG_MS, runHatloop, startHatloop } from "./support/hatloop.js";
@@ -132,17 +133,57 @@ describe("crash points", () => {
     });
   });
 
-  it("resumes over the git locks a killed checkpoint commit left in the worktree", async () => {
-    const { env, run, home } = setup([hatChange[1]!, hatChange[2]!], "creator");
-    expect((await runHatloop(run(["--max-iterations", "1"]), env)).code).toBe(3);
+  it("killed with its process group while the checkpoint commit holds git's locks: resume clears them, later commits work", async () => {
+    const done = turn("Done.", [{ name: "task_complete", input: { summary: "done" } }]);
+    const { env, run, home } = setup([hatChange[1]!, hatChange[2]!, done], "editor");
+    const killed = await runHatloop(
+      run(["--max-iterations", "1"]),
+      { ...env, HATLOOP_FAILPOINT: "in-checkpoint-commit" },
+      { ownGroup: true },
+    );
+    expect(killed.code, killed.stderr).toBeNull(); // SIGKILL
     const [session] = await withStore(home, (s) => s.sessions.list());
-    const gitDir = execFileSync("git", ["rev-parse", "--git-dir"], { cwd: session!.worktreePath }).toString().trim();
-    for (const lock of ["index.lock", "HEAD.lock"]) writeFileSync(resolve(session!.worktreePath, gitDir, lock), "");
-    const resumed = await runHatloop(["resume", "--last", "--max-iterations", "1", "--plain"], env);
-    expect(resumed.code, resumed.stderr + resumed.stdout).toBe(3);
-    expect(resumed.stdout + resumed.stderr).toMatch(/removed 2 git lock file\(s\) a killed process left/);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: session!.worktreePath }).toString().trim();
+    const gitDir = resolve(session!.worktreePath, git("rev-parse", "--git-dir"));
+    const branchLock = join(
+      resolve(session!.worktreePath, git("rev-parse", "--git-common-dir")),
+      "refs",
+      "heads",
+      `${session!.branch}.lock`,
+    );
+    // As the kill found them: HEAD's and the branch's (and the index's, on a git that still holds it then).
+    const left = [join(gitDir, "index.lock"), join(gitDir, "HEAD.lock"), branchLock].filter((l) => existsSync(l));
+    expect(left).toEqual(expect.arrayContaining([join(gitDir, "HEAD.lock"), branchLock]));
+    expect(() => git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "--allow-empty", "-m", "blocked")).toThrow(/\.lock/); // what every later commit met
+
+    const resumed = await runHatloop(["resume", "--last", "--max-iterations", "5", "--plain"], env);
+    expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
+    expect(resumed.stdout + resumed.stderr).toContain(`removed ${left.length} git lock file(s) a killed process left`);
     const after = await withStore(home, (s) => s.sessions.get(session!.id));
-    expect(after!.headCommit).not.toBe(session!.headCommit); // the checkpoint commit went through
+    expect(after).toMatchObject({ status: "completed" });
+    expect(git("rev-parse", "HEAD")).toBe(after!.headCommit); // the checkpoint commits went through
+    expect(git("ls-tree", "--name-only", "HEAD").split("\n")).toEqual(expect.arrayContaining(["a.txt", "b.txt"]));
+  });
+
+  it("killed after a command finished but before its result was stored: resume tells the model it finished, not that it was cut off", async () => {
+    const command = [{ name: "run_command", input: { command: "echo ran > ran.txt; echo the output" } }];
+    const done = turn("Done.", [{ name: "task_complete", input: { summary: "done" } }]);
+    const { env, run, home } = setup([turn("Running it.", command), done], "editor");
+    const killed = await runHatloop(run([]), { ...env, HATLOOP_FAILPOINT: "after-tool-result" });
+    expect(killed.code, killed.stderr).toBeNull(); // SIGKILL
+    const [session] = await withStore(home, (s) => s.sessions.list());
+    expect(existsSync(join(session!.worktreePath, "ran.txt"))).toBe(true);
+
+    const resumed = await runHatloop(["resume", "--last", "--json"], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const answered = await withStore(home, async (store) =>
+      (await store.messages.range(session!.id, 1, 1_000)).flatMap((m) => toolResults(m.message)),
+    );
+    expect(answered).toHaveLength(2); // run_command's, then task_complete's
+    expect(answered[0]).toMatchObject({ is_error: true });
+    expect(answered[0]!.content).toMatch(
+      /^Finished \(ok\) just before the hatloop process stopped, but its output was not kept; it began: the output/,
+    );
   });
 
   it("killed during the gate baseline: the gate command dies with it, and the session shows as interrupted and is removable", async () => {
@@ -155,6 +196,8 @@ describe("crash points", () => {
         ...env,
         HATLOOP_GATES__DETECT: "true",
         HATLOOP_GATES__TEST: `echo $$ > ${pidFile}; sleep 86400`,
+        // The gate's pid as this test sees it: not in a PID namespace of its own (isolation.test.ts covers that kill).
+        HATLOOP_TOOLS__ISOLATE: "off",
       },
     });
     await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");

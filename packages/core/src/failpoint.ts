@@ -10,7 +10,20 @@ export type Failpoint =
   /** task_complete passed its gates and the closing message is stored; completion is not recorded yet. */
   | "after-completion-message"
   /** A checkpoint (after the start) is stored with its commit; the session row's headCommit is not updated yet. */
-  | "after-checkpoint-row";
+  | "after-checkpoint-row"
+  /**
+   * A checkpoint's git commit holds its ref locks (HEAD.lock, the branch's): git itself kills hatloop's
+   * process group then (tools/src/git/commit-failpoint.ts). Needs hatloop to lead its process group,
+   * as a shell's job does.
+   */
+  | "in-checkpoint-commit"
+  /** A tool call finished and its tool.result event is written; the closing message with its result is not stored yet. */
+  | "after-tool-result";
+
+/** Whether HATLOOP_FAILPOINT names `name`, for a failpoint that code outside this process carries out. */
+export function failpointArmed(name: Failpoint): boolean {
+  return (process.env.HATLOOP_FAILPOINT ?? "").split(":")[0] === name;
+}
 
 export function failpoint(name: Failpoint): void {
   const [point, action = ""] = (process.env.HATLOOP_FAILPOINT ?? "").split(":");

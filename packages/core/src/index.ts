@@ -44,3 +44,4 @@ export { redactingStore } from "./redaction/redacting-store.js";
 export { redactingSink, type RedactingSink } from "./redaction/redacting-sink.js";
 export { StreamRedactor } from "./redaction/stream-redactor.js";
 export { neutralizeControls, terminalSafeJson } from "./text/terminal-text.js";
+export { failpointArmed } from "./failpoint.js";

@@ -137,7 +137,10 @@ export async function runLeasedSession(options: {
       git: options.git,
       runner: options.runner ?? `${hostname()}:${process.pid}`,
     });
-    const outcome = await runLoop({ sessionId: session.id, config, interactive: options.interactive ?? false }, deps);
+    const outcome = await runLoop(
+      { sessionId: session.id, config, interactive: options.interactive ?? false },
+      { ...deps, flushEvents: () => persister.flush() },
+    );
     await lifecycle.afterRun(outcome);
     return outcome;
   } finally {

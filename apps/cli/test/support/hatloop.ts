@@ -23,12 +23,20 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs the built `hatloop` binary with a clean environment plus `env`. */
-export function runHatloop(args: string[], env: Record<string, string>, options: { cwd?: string; stdin?: string } = {}): Promise<Ran> {
+/**
+ * Runs the built `hatloop` binary with a clean environment plus `env`; with `ownGroup`, as the leader
+ * of a process group of its own, as a shell runs a job.
+ */
+export function runHatloop(
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd?: string; stdin?: string; ownGroup?: boolean } = {},
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd: options.cwd,
       env: processEnv(env),
+      detached: options.ownGroup ?? false,
     });
     let stdout = "";
     let stderr = "";

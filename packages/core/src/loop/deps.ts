@@ -29,6 +29,11 @@ export interface LoopDeps {
   git: GitPort;
   control: LoopControl;
   sinks: EventSink[];
+  /**
+   * Writes the events emitted so far (the event persister's flush). Awaited after each tool call, so
+   * that a kill before the turn's closing message is stored still leaves the proof the call finished.
+   */
+  flushEvents?: () => Promise<void>;
   clock?: { now: () => number };
   /** Context management (guard, compaction, recall); without it the context is never managed. */
   context?: ContextHook;

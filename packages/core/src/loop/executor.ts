@@ -7,6 +7,7 @@ import { handleNotices } from "./health-notes.js";
 import type { ExecutionResult } from "./execution.js";
 import type { LoopContext } from "./loop-context.js";
 import { redactedPrefix } from "../redaction/redacted-prefix.js";
+import { failpoint } from "../failpoint.js";
 
 // Runs the tool calls of one response, in order. Every tool_use gets exactly one tool_result, also
 // when a call is refused (not the hat's tool, a repeated call) or the run is interrupted: the API
@@ -57,6 +58,10 @@ export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], 
       durationMs,
       preview: redactedPrefix(result.content, 160).replace(/\s+/g, " "),
     });
+    // From this event resume tells the model a call finished rather than that it was cut off
+    // (restore.ts), so it is written before the next call runs and the closing message is stored.
+    await deps.flushEvents?.();
+    failpoint("after-tool-result");
   }
   return out;
 }

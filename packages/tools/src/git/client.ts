@@ -1,10 +1,12 @@
-import { simpleGit, type SimpleGit } from "simple-git";
+import { simpleGit, type SimpleGit, type SimpleGitOptions } from "simple-git";
 import { errorMessage } from "../tool-error.js";
 
 export interface GitClientOptions {
   signal?: AbortSignal;
   /** Extra `-c key=value` settings for every command of this client. */
   config?: string[];
+  /** Settings simple-git refuses unless allowed (a failpoint's core.hooksPath). */
+  unsafe?: SimpleGitOptions["unsafe"];
 }
 
 export function gitAt(dir: string, options: GitClientOptions = {}): SimpleGit {
@@ -12,6 +14,7 @@ export function gitAt(dir: string, options: GitClientOptions = {}): SimpleGit {
     baseDir: dir,
     config: ["core.quotePath=false", ...(options.config ?? [])],
     ...(options.signal ? { abort: options.signal } : {}),
+    ...(options.unsafe ? { unsafe: options.unsafe } : {}),
   });
 }
 

@@ -1,4 +1,5 @@
 import { commitConfig, gitAt, gitErrorLine } from "./client.js";
+import { commitFailpoint } from "./commit-failpoint.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 // Commits on the task branch: one per checkpoint, so a checkpoint names the exact tree it
@@ -15,7 +16,8 @@ export async function commitAll(dir: string, message: string): Promise<string> {
   await git.raw(["add", "--all"]);
   const staged = await git.raw(["diff", "--cached", "--name-only", "-z"]);
   if (staged.length === 0) return headCommit(dir);
-  const committer = gitAt(dir, { config: await commitConfig(dir) });
+  const failpoint = commitFailpoint();
+  const committer = gitAt(dir, { ...failpoint, config: [...(await commitConfig(dir)), ...(failpoint.config ?? [])] });
   try {
     await committer.raw(["commit", "--quiet", "--no-verify", "-m", message]);
   } catch (error) {
