@@ -1,81 +1,36 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fleetStore, openStore, type DbStore } from "@hatloop/db";
-import { createTestDatabase } from "@hatloop/db/testing";
+import { fleetStore } from "@hatloop/db";
 import { runHatloop } from "./support/hatloop.js";
-import { bareRemote, fleetEnv, fleetScenario, startWorker, type WorkerProcess } from "./support/fleet.js";
+import { until } from "./support/until.js";
+import { bareRemote, expectExactlyOnce, queueState, scenarioIn, startWorker, submit, withFleet } from "./support/fleet.js";
 
 // Controlling the fleet from outside a worker, on the local Postgres with real processes and bare
-// remotes: `hatloop stop` of a queued and of a running session, `hatloop resume` of a fleet session,
-// a worker's second signal (stop at once), and fleet.maxPerRepo. Everything is observed through the
-// database, the queue and the workers' logs; no wall-clock assertion. Run on Node 20 and 22 (.ci/run).
+// remotes: `hatloop stop` of a queued and of a running session (twice on one worker), `hatloop
+// resume` of a fleet session, a worker's second signal (stop at once), and fleet.maxPerRepo.
+// Everything is observed through the database, the queue, the workers' logs and their directories;
+// no wall-clock assertion. Run on Node 20 and 22 (.ci/run).
+
+/** What a worker keeps of its sessions' work: the worktrees left, and each cached repository's worktrees and task branches. */
+function workerLeftovers(home: string, worker: string): { worktrees: string[]; registered: number; branches: string[] } {
+  const dir = join(home, "fleet", worker);
+  const worktrees = existsSync(join(dir, "worktrees")) ? readdirSync(join(dir, "worktrees")) : [];
+  const repos = readdirSync(join(dir, "repos")).map((r) => join(dir, "repos", r));
+  const git = (repo: string, ...args: string[]) => execFileSync("git", ["--git-dir", repo, ...args], { encoding: "utf8" });
+  return {
+    worktrees,
+    // The bare repository itself is always listed.
+    registered: repos.reduce((n, repo) => n + git(repo, "worktree", "list", "--porcelain").split("\n\n").filter(Boolean).length - 1, 0),
+    branches: repos.flatMap((repo) => git(repo, "branch", "--list", "hatloop/*").split("\n").filter(Boolean)),
+  };
+}
 
 const server = process.env.HATLOOP_TEST_DATABASE_URL;
-const QUEUE = { schema: "pgboss", name: "hatloop-sessions" };
-
-async function submit(env: Record<string, string>, remote: string, scenario: string, task: string): Promise<string> {
-  const ran = await runHatloop(["submit", task, "--repo", remote, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"], env);
-  expect(ran.code, ran.stderr).toBe(0);
-  return (JSON.parse(ran.stdout) as { id: string }).id;
-}
-
-function scenarioIn(root: string, name: string, steps: number, delayMs: number): string {
-  const dir = join(root, name);
-  mkdirSync(dir, { recursive: true });
-  return fleetScenario(dir, steps, delayMs);
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  for (let i = 0; ; i++) {
-    const value = await probe();
-    if (value) return value;
-    if (i > 2_400) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Every stored message once (seqs 1..n) and every iteration run once (one model answer each, in order). */
-async function expectExactlyOnce(store: DbStore, id: string): Promise<void> {
-  const session = (await store.sessions.get(id))!;
-  const messages = await store.messages.range(id, 1, 100_000);
-  expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
-  const answers = messages.filter((m) => m.kind === "conversation" && m.message.role === "assistant").map((m) => m.iteration);
-  expect(answers).toEqual(answers.map((_, i) => i + 1));
-  expect(answers.length).toBe(session.iteration);
-}
-
-async function queueState(store: DbStore, id: string) {
-  return (await fleetStore(store.database.db).list([id], QUEUE))[0]?.queueState ?? null;
-}
-
-interface Fleet {
-  store: DbStore;
-  root: string;
-  remote: string;
-  env: Record<string, string>;
-  /** Workers started by the test: killed at the end, whatever happened. */
-  workers: WorkerProcess[];
-}
-
-/** A test's own database, bare remote and environment; its workers are killed and the database dropped after. */
-async function withFleet(test: (fleet: Fleet) => Promise<void>, extraEnv: Record<string, string> = {}): Promise<void> {
-  const database = await createTestDatabase();
-  const store = await openStore({ url: database.url });
-  const { root, remote } = bareRemote();
-  const fleet: Fleet = { store, root, remote, env: fleetEnv(database.url, root, extraEnv), workers: [] };
-  try {
-    await test(fleet);
-  } finally {
-    for (const w of fleet.workers) w.kill("SIGKILL");
-    await Promise.all(fleet.workers.map((w) => w.done));
-    await store.close();
-    await database.drop();
-  }
-}
 
 describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () => {
-  it("stop cancels a queued session (it never runs) and pauses a running one at a checkpoint; resume re-queues it and a worker completes it", async () => {
+  it("stop cancels a queued session (it never runs) and pauses a running one at a checkpoint, twice on one worker; resume re-queues it and a worker completes it; its worktree goes when each run ends", async () => {
     await withFleet(async ({ store, root, remote, env, workers }) => {
       // Queued, no worker yet: stop takes it out of the queue.
       const queued = await submit(env, remote, scenarioIn(root, "short", 2, 0), "queued, then stopped");
@@ -98,8 +53,17 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       const table = (await runHatloop(["ls", "--plain"], env)).stdout.split("\n");
       expect(table[0]).toMatch(/STATUS .*WORKER .*TASK/);
       expect(table.find((l) => l.startsWith(running.slice(0, 8)))).toMatch(/ queued .* - /);
+      // show agrees with ls.
+      expect((await runHatloop(["show", running], env)).stdout).toMatch(/^status +queued$/m);
+      // A worktree left by a killed worker of this name goes when the next one starts.
+      const home = env.HATLOOP_HOME!;
+      const left = join(home, "fleet", "w1", "worktrees", "0badc0de");
+      mkdirSync(left, { recursive: true });
+      writeFileSync(join(left, "half-done.txt"), "left by a SIGKILL\n");
       const worker = startWorker("w1", env);
       workers.push(worker);
+      await worker.waitFor((e) => e.event === "ready");
+      expect(existsSync(left)).toBe(false);
       await worker.waitFor((e) => e.event === "session started" && e.session === running);
       // Which worker runs it: ls and show name it.
       const shown = JSON.parse((await runHatloop(["show", running, "--json"], env)).stdout) as { fleet: unknown };
@@ -110,7 +74,7 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       expect((await runHatloop(["ls", "--plain"], env)).stdout.split("\n").find((l) => l.startsWith(running.slice(0, 8)))).toMatch(
         / running .* w1 /,
       );
-      await until("two iterations", async () => ((await store.sessions.get(running))!.iteration >= 2 ? true : null));
+      await until("two iterations", async () => (await store.sessions.get(running))!.iteration >= 2);
       const asked = await runHatloop(["stop", running.slice(0, 8), "--json"], env);
       expect(asked.code, asked.stderr).toBe(0);
       expect(JSON.parse(asked.stdout)).toMatchObject({ id: running, action: "requested" });
@@ -123,23 +87,43 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       expect(checkpoint.gitCommit).not.toBeNull();
       await until("the job completed", async () => (await queueState(store, running)) === null);
       expect((await fleetStore(store.database.db).get(running))!.stopRequestedAt).toBeNull();
+      // The run has ended: its worktree and the worker's copy of its branch are gone (the remote has the checkpoint).
+      expect(workerLeftovers(home, "w1")).toEqual({ worktrees: [], registered: 0, branches: [] });
 
       // The cancelled one never ran: not started by the worker, nothing stored.
       expect(worker.events.some((e) => e.session === queued)).toBe(false);
       expect(await store.messages.count(queued)).toBe(0);
 
-      // resume puts the running one back in the queue; the worker picks it up and completes it.
+      // resume puts the running one back in the queue; the same worker picks it up, and a second
+      // stop pauses it again (the worker has acted on a stop of this session before).
       const resumed = await runHatloop(["resume", running], env);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toContain("queued again");
+      const ends = () => worker.events.filter((e) => e.event === "session ended" && e.session === running);
+      await until("two more iterations", async () => (await store.sessions.get(running))!.iteration >= paused.iteration + 2);
+      const again = await runHatloop(["stop", running, "--json"], env);
+      expect(JSON.parse(again.stdout)).toMatchObject({ id: running, action: "requested" });
+      await until("the second run's end", () => ends().length >= 2);
+      expect(ends()[1]).toMatchObject({ status: "paused" });
+      const pausedAgain = (await store.sessions.get(running))!;
+      expect(pausedAgain).toMatchObject({ status: "paused", stopReason: paused.stopReason });
+      expect(pausedAgain.iteration).toBeLessThan(31);
+      await until("the job completed", async () => (await queueState(store, running)) === null);
+      expect((await fleetStore(store.database.db).get(running))!.stopRequestedAt).toBeNull();
+      expect(workerLeftovers(home, "w1")).toEqual({ worktrees: [], registered: 0, branches: [] });
+
+      // Resumed once more, it runs to completion.
+      expect((await runHatloop(["resume", running], env)).code).toBe(0);
       await worker.waitFor((e) => e.event === "session ended" && e.session === running && e.status === "completed");
       const done = (await store.sessions.get(running))!;
       expect(done.status).toBe("completed");
       expect(done.iteration).toBe(31);
       await expectExactlyOnce(store, running);
-      // Resumed from the checkpoint: started again at the paused iteration, not from scratch.
+      // Resumed from the checkpoint each time: started again at the paused iteration, not from scratch.
       const starts = worker.events.filter((e) => e.event === "session started" && e.session === running);
-      expect(starts.map((e) => e.iteration)).toEqual([0, paused.iteration]);
+      expect(starts.map((e) => e.iteration)).toEqual([0, paused.iteration, pausedAgain.iteration]);
+      await until("the job completed", async () => (await queueState(store, running)) === null);
+      expect(workerLeftovers(home, "w1")).toEqual({ worktrees: [], registered: 0, branches: [] });
       // The stopped-while-queued one is still paused and out of the queue.
       expect((await store.sessions.get(queued))!.status).toBe("paused");
       expect(await queueState(store, queued)).toBeNull();
@@ -175,7 +159,8 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       for (const id of ids) {
         expect((await store.sessions.get(id))!.status).toBe("completed");
         await expectExactlyOnce(store, id);
-        expect(await queueState(store, id)).toBeNull();
+        // The job ends once the worker has let the session go (lease, worktree), just after its log line.
+        await until("its job completed", async () => (await queueState(store, id)) === null);
       }
     });
   });

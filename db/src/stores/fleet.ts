@@ -30,8 +30,8 @@ export interface FleetStore {
   /** Asks whoever runs the session to stop (any session, fleet or not); idempotent. */
   requestStop(sessionId: string): Promise<void>;
   clearStop(sessionId: string): Promise<void>;
-  /** Those of `sessionIds` whose stop was asked for. */
-  stopsRequested(sessionIds: string[]): Promise<Set<string>>;
+  /** Those of `sessionIds` whose stop was asked for, with when it was. */
+  stopsRequested(sessionIds: string[]): Promise<Map<string, Date>>;
 }
 
 export function fleetStore(db: Db): FleetStore {
@@ -73,12 +73,12 @@ export function fleetStore(db: Db): FleetStore {
       await db.update(fleetSessions).set({ stopRequestedAt: null }).where(eq(fleetSessions.sessionId, sessionId));
     },
     async stopsRequested(sessionIds) {
-      if (sessionIds.length === 0) return new Set();
+      if (sessionIds.length === 0) return new Map();
       const rows = await db
-        .select({ id: fleetSessions.sessionId })
+        .select({ id: fleetSessions.sessionId, at: fleetSessions.stopRequestedAt })
         .from(fleetSessions)
         .where(and(inArray(fleetSessions.sessionId, sessionIds), isNotNull(fleetSessions.stopRequestedAt)));
-      return new Set(rows.map((r) => r.id));
+      return new Map(rows.map((r) => [r.id, r.at!]));
     },
   };
 }

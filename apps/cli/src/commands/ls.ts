@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { SessionRecord, Store } from "@hatloop/core";
+import type { DbStore } from "@hatloop/db";
 import { formatAge, formatCost, shortId, table } from "../format.js";
 import { positiveInt } from "../options.js";
 import { fleetStatus, fleetViews, type FleetView } from "../fleet/listing.js";
@@ -41,22 +42,23 @@ export function registerLs(program: Command): void {
 
 /**
  * On a terminal: a live dashboard (refreshed every 2 s, f filters by status). Enter watches a live
- * session and q there comes back to the list; a finished one is shown in place.
+ * session and q there comes back to the list; a finished one is shown in place. Statuses and the
+ * worker column are those of `ls --plain`.
  */
-async function dashboard(store: Store, limit: number): Promise<void> {
+async function dashboard(store: DbStore, limit: number): Promise<void> {
   const { chooseSession } = await import("@hatloop/tui");
   const source = {
     load: async () => {
       const now = new Date();
       const sessions = await store.sessions.list({ limit });
-      return Promise.all(
-        sessions.map(async (s) => ({
-          ...rowOf(s, now),
-          status: isLive(s, now.getTime()) ? await currentStatus(store, s, now.getTime()) : displayStatus(s, now.getTime()),
-          id: s.id,
-          live: isLive(s, now.getTime()),
-        })),
-      );
+      const [statuses, fleet] = await Promise.all([statusesOf(store, sessions), fleetViews(store, sessions)]);
+      return sessions.map((s) => ({
+        ...rowOf(s, now),
+        status: fleetStatus(fleet.get(s.id), statuses.get(s.id)!),
+        ...(fleet.size ? { worker: fleet.get(s.id)?.worker ?? "-" } : {}),
+        id: s.id,
+        live: isLive(s, now.getTime()),
+      }));
     },
     details: async (id: string) => {
       const session = await store.sessions.get(id);

@@ -1,9 +1,10 @@
 import type { Command } from "commander";
-import type { ChecklistItem, CheckpointRecord, SessionRecord, Store } from "@hatloop/core";
+import type { ChecklistItem, CheckpointRecord, SessionRecord } from "@hatloop/core";
+import type { DbStore } from "@hatloop/db";
 import { formatAge, formatCost, formatDuration, formatTokens, shortId } from "../format.js";
 import { resolveSession, withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
-import { fleetLines, fleetViews } from "../fleet/listing.js";
+import { fleetLines, fleetStatus, fleetViews, type FleetView } from "../fleet/listing.js";
 import { currentStatus } from "../session/liveness.js";
 
 export function registerShow(program: Command): void {
@@ -15,8 +16,7 @@ export function registerShow(program: Command): void {
     .action(async (id: string, options: { json?: boolean }, command: Command) => {
       await withStore(command, async (store) => {
         const details = await sessionDetails(store, await resolveSession(store, id));
-        const { session, checklist, checkpoint, messages, dirtyRef } = details;
-        const fleet = (await fleetViews(store, [session])).get(session.id);
+        const { session, checklist, checkpoint, messages, dirtyRef, fleet } = details;
         if (options.json)
           return printJson({
             ...session,
@@ -33,7 +33,7 @@ export function registerShow(program: Command): void {
             dirtyRef,
             fleet: fleet ?? null,
           });
-        printText([renderSession(details), ...fleetLines(fleet)].join("\n"));
+        printText(renderSession(details));
       });
     });
 }
@@ -45,19 +45,22 @@ export interface SessionDetails {
   messages: number;
   /** In place: where the checkout's uncommitted changes from before the session are kept, if they were. */
   dirtyRef: string | null;
-  /** As the run's view shows it (a run held by the user is "paused"). */
+  /** As the run's view shows it (a run held by the user is "paused"), and as `ls` does ("queued"). */
   status: string;
+  /** A fleet session's queue state and worker; undefined for other sessions. */
+  fleet: FleetView | undefined;
 }
 
-export async function sessionDetails(store: Store, session: SessionRecord): Promise<SessionDetails> {
-  const [checklist, checkpoint, messages, dirtyRef, status] = await Promise.all([
+export async function sessionDetails(store: DbStore, session: SessionRecord): Promise<SessionDetails> {
+  const [checklist, checkpoint, messages, dirtyRef, status, fleet] = await Promise.all([
     store.checklist.list(session.id),
     store.checkpoints.latest(session.id),
     store.messages.count(session.id),
     session.inPlace ? keptDirtyState(session) : null,
     currentStatus(store, session),
+    fleetViews(store, [session]).then((views) => views.get(session.id)),
   ]);
-  return { session, checklist, checkpoint, messages, dirtyRef, status };
+  return { session, checklist, checkpoint, messages, dirtyRef, status: fleetStatus(fleet, status), fleet };
 }
 
 /** The ref holding the checkout's changes from before an in-place session, if kept (git is loaded only for these). */
@@ -67,7 +70,7 @@ async function keptDirtyState(session: SessionRecord): Promise<string | null> {
   return (await hasRef(session.repoPath, ref)) ? ref : null;
 }
 
-export function renderSession({ session: s, checklist, checkpoint, messages, dirtyRef, status }: SessionDetails): string {
+export function renderSession({ session: s, checklist, checkpoint, messages, dirtyRef, status, fleet }: SessionDetails): string {
   const b = s.budgets;
   const lines = [
     `session    ${s.id}`,
@@ -98,7 +101,7 @@ export function renderSession({ session: s, checklist, checkpoint, messages, dir
     for (const item of checklist)
       lines.push(`  [${mark[item.status]}] ${item.id}. ${item.description}${item.reason ? ` (${item.reason})` : ""}`);
   }
-  return lines.join("\n");
+  return [...lines, ...fleetLines(fleet)].join("\n");
 }
 
 /** The agent's open question, or the answer given and not yet delivered (the run resumes with it). */

@@ -13,7 +13,7 @@ import { takeLease, type Lease } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
 import { watchStopRequests } from "../session/stop-requests.js";
 import { QUEUE, type JobData } from "./queue.js";
-import { prepareWorkspace, pushingGitPort, workerDir } from "./workspace.js";
+import { clearLeftWorktrees, prepareWorkspace, pushingGitPort, removeWorkspace, workerDir, type PreparedWorkspace } from "./workspace.js";
 
 // `hatloop worker`: takes sessions from the queue and runs each with the same loop as `hatloop run`.
 // A session is taken in three steps: the job (pg-boss, heartbeated while it runs), the session's lease
@@ -29,6 +29,7 @@ interface Running {
   job: Job<JobData>;
   control: LoopControl;
   lease?: Lease;
+  workspace?: PreparedWorkspace;
   drained: boolean;
   stopped: boolean;
 }
@@ -56,6 +57,7 @@ export class Worker {
   async run(): Promise<number> {
     const { boss, config, concurrency } = this.options;
     const lock = takeNameLock(workerDir(this.options.name));
+    clearLeftWorktrees(workerDir(this.options.name));
     const stops = watchStopRequests(
       this.options.store,
       () => [...this.running.keys()],
@@ -101,7 +103,8 @@ export class Worker {
   /** No new jobs; running sessions checkpoint and pause, and go back to the queue. */
   private async drain(): Promise<void> {
     this.draining = true;
-    await this.options.boss.offWork(QUEUE).catch(() => {});
+    // Not waiting for the running jobs (offWork's default): they end only once interrupted, below.
+    await this.options.boss.offWork(QUEUE, { wait: false }).catch(() => {});
     for (const run of this.running.values()) {
       run.drained = true;
       run.control.interrupt();
@@ -165,6 +168,10 @@ export class Worker {
     } finally {
       await run.lease?.release();
       await slot?.release();
+      if (run.workspace)
+        await removeWorkspace(run.workspace, found.branch).catch((error: Error) =>
+          this.say("worktree not removed", { session: found.id, error: error.message }),
+        );
       this.running.delete(found.id);
       if (this.running.size === 0) this.idle.splice(0).forEach((r) => r());
     }
@@ -176,14 +183,14 @@ export class Worker {
     run.lease = await this.takeLeaseWaiting(run);
     const { epoch } = run.lease;
     const fenced = store.fenced(run.session.id, epoch);
-    const workspace = await prepareWorkspace({
+    const workspace = (run.workspace = await prepareWorkspace({
       dir: workerDir(name),
       repoUrl,
       store,
       sessionId: run.session.id,
       branch: run.session.branch,
       baseCommit: run.session.baseCommit,
-    });
+    }));
     // repoPath stays the repository's URL: memories are keyed by it, the same on every worker.
     await fenced.sessions.update(run.session.id, { worktreePath: workspace.worktreePath, pid: process.pid, host: hostname() });
     await this.fleet.setWorker(run.session.id, name);

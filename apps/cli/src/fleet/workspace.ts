@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { findRestorePoint, LeaseLostError, type GitPort, type Store } from "@hatloop/core";
 import { hatloopHome } from "@hatloop/db";
-import { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, syncRepository } from "@hatloop/tools";
+import { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, removeTaskWorktree, syncRepository } from "@hatloop/tools";
 import { CliError } from "../errors.js";
 
 // Where a worker runs a session: its own bare copy of the session's repository (cloned once, fetched
@@ -59,6 +60,20 @@ export async function prepareWorkspace(options: {
     await checkoutTaskWorktree(repoDir, worktreePath, branch, commit);
     return { repoDir, worktreePath, commit, remoteTip };
   });
+}
+
+/**
+ * Removes a session's worktree and this worker's copy of its task branch once its run has ended
+ * (final, or back in the queue): every checkpoint is on the remote, and a next run starts from one.
+ */
+export function removeWorkspace(workspace: PreparedWorkspace, branch: string): Promise<void> {
+  const { repoDir, worktreePath } = workspace;
+  return serially(repoDir, () => removeTaskWorktree({ repoRoot: repoDir, worktreePath, deleteBranch: branch }));
+}
+
+/** At a worker's start: worktrees left by a previous worker of this name that was killed (the name lock is held). */
+export function clearLeftWorktrees(dir: string): void {
+  rmSync(join(dir, "worktrees"), { recursive: true, force: true });
 }
 
 /**

@@ -7,22 +7,28 @@ import { fleetStore, type DbStore } from "@hatloop/db";
 
 const POLL_MS = 1_000;
 
-/** Calls `onStop(id)` once for each of `ids()` whose stop was requested; `stop()` ends the polling. */
+/**
+ * Calls `onStop(id)` once per stop request (told apart by when it was made) for each of `ids()`;
+ * `stop()` ends the polling. A worker runs one session many times (stop, resume, stop again): a
+ * request already acted on is remembered only while the session stays among `ids()`.
+ */
 export function watchStopRequests(store: Store, ids: () => string[], onStop: (id: string) => void, intervalMs = POLL_MS): { stop(): void } {
   const database = (store as Partial<DbStore>).database;
   if (!database) return { stop() {} };
   const fleet = fleetStore(database.db);
-  const seen = new Set<string>();
+  const handled = new Map<string, number>();
   let busy = false;
   const timer = setInterval(() => {
-    const wanted = ids().filter((id) => !seen.has(id));
-    if (busy || wanted.length === 0) return;
+    const current = ids();
+    for (const id of handled.keys()) if (!current.includes(id)) handled.delete(id);
+    if (busy || current.length === 0) return;
     busy = true;
     fleet
-      .stopsRequested(wanted)
+      .stopsRequested(current)
       .then((requested) => {
-        for (const id of requested) {
-          seen.add(id);
+        for (const [id, at] of requested) {
+          if (handled.get(id) === at.getTime() || !ids().includes(id)) continue;
+          handled.set(id, at.getTime());
           onStop(id);
         }
       })

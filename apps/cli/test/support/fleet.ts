@@ -2,7 +2,10 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HUNG_MS } from "./hatloop.js";
+import { expect } from "vitest";
+import { fleetStore, openStore, type DbStore, type QueueState } from "@hatloop/db";
+import { createTestDatabase } from "@hatloop/db/testing";
+import { HUNG_MS, runHatloop } from "./hatloop.js";
 
 const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
 
@@ -108,4 +111,58 @@ export function fleetEnv(url: string, root: string, extra: Record<string, string
     HATLOOP_CHECKPOINT__INTERVAL: "1",
     ...extra,
   };
+}
+
+/** `hatloop submit` of a scripted session in the editor hat; its id. */
+export async function submit(env: Record<string, string>, remote: string, scenario: string, task: string): Promise<string> {
+  const ran = await runHatloop(["submit", task, "--repo", remote, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"], env);
+  expect(ran.code, ran.stderr).toBe(0);
+  return (JSON.parse(ran.stdout) as { id: string }).id;
+}
+
+/** fleetScenario in a directory of its own under `root`. */
+export function scenarioIn(root: string, name: string, steps: number, delayMs: number): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  return fleetScenario(dir, steps, delayMs);
+}
+
+/** The state of the session's live job in pg-boss; null: it has none. */
+export async function queueState(store: DbStore, id: string): Promise<QueueState | null> {
+  return (await fleetStore(store.database.db).list([id], { schema: "pgboss", name: "hatloop-sessions" }))[0]?.queueState ?? null;
+}
+
+/** Every stored message once (seqs 1..n) and every iteration run once (one model answer each, in order). */
+export async function expectExactlyOnce(store: DbStore, id: string): Promise<void> {
+  const session = (await store.sessions.get(id))!;
+  const messages = await store.messages.range(id, 1, 100_000);
+  expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
+  const answers = messages.filter((m) => m.kind === "conversation" && m.message.role === "assistant").map((m) => m.iteration);
+  expect(answers).toEqual(answers.map((_, i) => i + 1));
+  expect(answers.length).toBe(session.iteration);
+}
+
+export interface Fleet {
+  store: DbStore;
+  root: string;
+  remote: string;
+  env: Record<string, string>;
+  /** Workers started by the test: killed at the end, whatever happened. */
+  workers: WorkerProcess[];
+}
+
+/** A test's own database, bare remote and environment; its workers are killed and the database dropped after. */
+export async function withFleet(test: (fleet: Fleet) => Promise<void>, extraEnv: Record<string, string> = {}): Promise<void> {
+  const database = await createTestDatabase();
+  const store = await openStore({ url: database.url });
+  const { root, remote } = bareRemote();
+  const fleet: Fleet = { store, root, remote, env: fleetEnv(database.url, root, extraEnv), workers: [] };
+  try {
+    await test(fleet);
+  } finally {
+    for (const w of fleet.workers) w.kill("SIGKILL");
+    await Promise.all(fleet.workers.map((w) => w.done));
+    await store.close();
+    await database.drop();
+  }
 }

@@ -14,6 +14,8 @@ export interface ListRow {
   cost: string;
   updated: string;
   title: string;
+  /** A fleet session's worker ("-": none yet); rows carry it when the list holds fleet sessions. */
+  worker?: string;
   /** The run is live: Enter watches it; otherwise Enter shows it. */
   live: boolean;
 }
@@ -28,7 +30,7 @@ export interface ListSource {
   refreshMs?: number;
 }
 
-const FILTERS = ["all", "running", "paused", "completed", "failed", "stopped", "interrupted"] as const;
+const FILTERS = ["all", "running", "queued", "paused", "completed", "failed", "stopped", "interrupted"] as const;
 
 /**
  * `hatloop ls` on a terminal, a live dashboard: it refreshes, f filters by status, arrows move,
@@ -131,12 +133,15 @@ export function SessionList({
       </Box>
     );
   }
+  // A WORKER column, as `ls --plain` has, when the list holds fleet sessions.
+  const workerWidth = rows.some((r) => r.worker !== undefined) ? Math.min(16, Math.max(6, ...rows.map((r) => r.worker?.length ?? 0))) : 0;
+  const worker = (name: string) => (workerWidth ? `${clean(name).slice(0, workerWidth).padEnd(workerWidth)} ` : "");
   const line = (r: ListRow) =>
-    `${r.id.slice(0, 8)}  ${`${(statusMark as Record<string, string | undefined>)[r.status] ?? " "} ${String(r.status)}`.padEnd(13)} ${r.hat.padEnd(9)} ${r.iteration.padEnd(7)} ${r.cost.padEnd(7)} ${r.updated.padEnd(9)} ${clean(r.title)}`;
+    `${r.id.slice(0, 8)}  ${`${(statusMark as Record<string, string | undefined>)[r.status] ?? " "} ${String(r.status)}`.padEnd(13)} ${r.hat.padEnd(9)} ${r.iteration.padEnd(7)} ${r.cost.padEnd(7)} ${r.updated.padEnd(9)} ${worker(r.worker ?? "-")}${clean(r.title)}`;
   const counts = `${shown.length} of ${rows.length} session${rows.length === 1 ? "" : "s"} · filter: ${FILTERS[filter]}${source ? " · live" : ""}`;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <Text bold>{fit("ID        STATUS        HAT       ITER    COST    UPDATED   TASK", columns)}</Text>
+      <Text bold>{fit(`ID        STATUS        HAT       ITER    COST    UPDATED   ${worker("WORKER")}TASK`, columns)}</Text>
       {shown.length === 0 ? (
         <Text color={col("gray")}>
           {fit(!loaded ? "(loading…)" : FILTERS[filter] === "all" ? "(no sessions)" : `(no ${FILTERS[filter]} sessions)`, columns)}
