@@ -1,10 +1,13 @@
 import type { Command } from "commander";
 import { eventReader, type EventReader, type EventSink, type SessionRecord, type Store } from "@hatloop/core";
+import type { DbStore } from "@hatloop/db";
 import { printError } from "../output/print.js";
 import { positiveInt } from "../options.js";
 import { resolveSession, withStore } from "../runtime.js";
 import { printedEvents } from "../sinks/printed.js";
 import { isLive } from "../session/liveness.js";
+import { eventsAfter, sayQueued, whileInFleet } from "../fleet/follow.js";
+import { fleetViews } from "../fleet/listing.js";
 
 const POLL_MS = 250;
 
@@ -13,7 +16,7 @@ export function registerLogs(program: Command): void {
     .command("logs")
     .description("print a session's stored events; -f follows a running session")
     .argument("<session>", "session id or a unique prefix of it")
-    .option("-f, --follow", "keep printing new events until the session's run ends")
+    .option("-f, --follow", "keep printing new events until the session's run ends (a fleet session's: until it leaves the queue)")
     .option("-n, --tail <n>", "only the last N events", positiveInt)
     .option("--json", "print events as JSON lines")
     .action(async (id: string, flags: { follow?: boolean; tail?: number; json?: boolean }, command: Command) => {
@@ -26,6 +29,10 @@ export function registerLogs(program: Command): void {
         if (!flags.follow) return sink.end();
         const stop = new AbortController();
         process.once("SIGINT", () => stop.abort());
+        if ((await fleetViews(store, [session])).has(session.id)) {
+          await followFleet(store, session.id, last.id, sink, reader, Boolean(flags.json), stop.signal);
+          return sink.end();
+        }
         while (!stop.signal.aborted) {
           await new Promise((r) => setTimeout(r, POLL_MS));
           const next = await store.events.after(session.id, last.id);
@@ -38,6 +45,36 @@ export function registerLogs(program: Command): void {
     });
 }
 
+/** A fleet session: printed as its runs store events, one run after another, until it has no job left. */
+async function followFleet(
+  store: DbStore,
+  sessionId: string,
+  afterId: number,
+  sink: EventSink,
+  reader: EventReader,
+  json: boolean,
+  signal: AbortSignal,
+): Promise<void> {
+  let last = afterId;
+  const print = async () => {
+    const next = await eventsAfter(store, sessionId, last);
+    reader.read(next).forEach(sink);
+    last = next.at(-1)?.id ?? last;
+  };
+  const printed = new AbortController();
+  signal.addEventListener("abort", () => printed.abort(), { once: true });
+  const printing = (async () => {
+    while (!printed.signal.aborted) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      await print();
+    }
+  })();
+  await whileInFleet(store, sessionId, () => sayQueued(sessionId, json), signal);
+  printed.abort();
+  await printing;
+  if (!signal.aborted) await print(); // the last run's final events, stored before its job ended
+}
+
 /** Prints what is stored so far; returns the last event's id and whether a run ended with it. */
 async function printEvents(
   store: Store,
@@ -46,7 +83,7 @@ async function printEvents(
   reader: EventReader,
   tail?: number,
 ): Promise<{ id: number; ended: boolean }> {
-  const events = tail ? await store.events.tail(sessionId, tail) : await allEvents(store, sessionId);
+  const events = tail ? await store.events.tail(sessionId, tail) : await eventsAfter(store, sessionId, 0);
   reader.read(events).forEach(sink);
   const session = await store.sessions.get(sessionId);
   return { id: events.at(-1)?.id ?? 0, ended: !runs(session) };
@@ -55,14 +92,4 @@ async function printEvents(
 /** A run goes on: running, or waiting for an answer with its runner still there (a headless one ended). */
 function runs(session: SessionRecord | null): boolean {
   return session?.status === "running" || (session?.status === "waiting" && isLive(session));
-}
-
-async function allEvents(store: Store, sessionId: string) {
-  const out = [];
-  for (let after = 0; ;) {
-    const page = await store.events.after(sessionId, after, 1000);
-    out.push(...page);
-    if (page.length < 1000) return out;
-    after = page.at(-1)!.id;
-  }
 }

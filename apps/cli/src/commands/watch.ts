@@ -1,8 +1,20 @@
 import type { Command } from "commander";
-import { EVENT_VERSION, eventReader, followEvents, redactingSink, type SessionRecord, type Store } from "@hatloop/core";
+import {
+  EVENT_VERSION,
+  eventReader,
+  followEvents,
+  redactingSink,
+  type EventReader,
+  type EventSink,
+  type SessionRecord,
+  type Store,
+} from "@hatloop/core";
+import type { DbStore } from "@hatloop/db";
 import { printError, printText } from "../output/print.js";
 import { CliError } from "../errors.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
+import { eventsAfter, sayQueued, whileInFleet } from "../fleet/follow.js";
+import { fleetViews } from "../fleet/listing.js";
 import { isLive } from "../session/liveness.js";
 import { printedEvents } from "../sinks/printed.js";
 import { outputMode, type OutputMode } from "../ui/output-mode.js";
@@ -31,7 +43,7 @@ export function registerWatch(program: Command): void {
     });
 }
 
-export function watchSession(store: Store, session: SessionRecord, mode: OutputMode): Promise<void> {
+export function watchSession(store: DbStore, session: SessionRecord, mode: OutputMode): Promise<void> {
   return mode === "tui" ? watchInTui(store, session) : watchAsLines(store, session, mode === "json");
 }
 
@@ -41,15 +53,17 @@ async function mostRecentRunning(store: Store): Promise<SessionRecord> {
   return running[0];
 }
 
-/** Lines until the run ends (or Ctrl-C), like `hatloop logs -f`. */
-async function watchAsLines(store: Store, session: SessionRecord, json: boolean): Promise<void> {
+/** Lines until the run ends (a fleet session: until it leaves the queue), or Ctrl-C, like `hatloop logs -f`. */
+async function watchAsLines(store: DbStore, session: SessionRecord, json: boolean): Promise<void> {
   const sink = printedEvents(json);
   const reader = eventReader(printError);
   const tail = await store.events.tail(session.id, TAIL);
   reader.read(tail).forEach(sink);
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
-  if (isLive(session)) {
+  if ((await fleetViews(store, [session])).has(session.id)) {
+    await followFleetSession(store, session.id, tail.at(-1)?.id ?? 0, { sink, reader, json, stop: stop.signal });
+  } else if (isLive(session)) {
     await followEvents(
       store,
       session.id,
@@ -61,6 +75,30 @@ async function watchAsLines(store: Store, session: SessionRecord, json: boolean)
     );
   }
   sink.end();
+}
+
+/** A fleet session's runs, one after another, until it has no job left; then the last run's remaining events. */
+async function followFleetSession(
+  store: DbStore,
+  sessionId: string,
+  afterId: number,
+  { sink, reader, json, stop }: { sink: EventSink; reader: EventReader; json: boolean; stop: AbortSignal },
+): Promise<void> {
+  let lastId = afterId;
+  const following = new AbortController();
+  const events = followEvents(
+    store,
+    sessionId,
+    (batch, id) => {
+      batch.forEach(sink);
+      lastId = id;
+    },
+    { afterId, signal: following.signal, reader },
+  );
+  await whileInFleet(store, sessionId, () => sayQueued(sessionId, json), stop);
+  following.abort();
+  await events;
+  if (!stop.aborted) reader.read(await eventsAfter(store, sessionId, lastId)).forEach(sink);
 }
 
 async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
