@@ -11,7 +11,7 @@ import { QUEUE } from "./queue.js";
 
 const POLL_MS = 500;
 
-export function queueStateOf(store: DbStore, sessionId: string): Promise<QueueState | null> {
+function queueStateOf(store: DbStore, sessionId: string): Promise<QueueState | null> {
   return fleetStore(store.database.db)
     .list([sessionId], { schema: "pgboss", name: QUEUE })
     .then(([row]) => row?.queueState ?? null);
