@@ -4,7 +4,7 @@ import { AnthropicModel } from "../../src/anthropic/anthropic-model.js";
 import { costOf } from "../../src/pricing.js";
 import { fastRetry, request } from "../../src/test-support/fixtures.js";
 import { startFakeAnthropic, type FakeAnthropic } from "../../src/testing/index.js";
-import { cassettes, recordedStreams } from "./recordings.js";
+import { cassettes, cassetteStreams } from "./recordings.js";
 import { listPrice } from "./reference.js";
 
 // The cassettes pydantic-ai recorded against api.anthropic.com (committed, MIT): the only real
@@ -18,8 +18,9 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const thinkingStream = (): ReturnType<typeof recordedStreams>[number] =>
-  recordedStreams().find((s) => s.raw?.includes('"signature_delta"'))!;
+// Committed, so nothing to fetch: this file runs alone too.
+const thinkingStream = (): ReturnType<typeof cassetteStreams>[number] =>
+  cassetteStreams().find((s) => s.raw?.includes('"signature_delta"'))!;
 
 describe("the committed cassettes", () => {
   it("are the files their SOURCE.json pins, byte for byte", () => {

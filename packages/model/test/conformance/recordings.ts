@@ -60,7 +60,7 @@ export function cassettes(): Cassette[] {
 }
 
 /** The streamed responses of the committed cassettes, whole bodies kept for byte-for-byte replay. */
-function cassetteStreams(): RecordedStream[] {
+export function cassetteStreams(): RecordedStream[] {
   return cassettes().flatMap((c) =>
     c.interactions
       .filter((i) => i.body?.startsWith("event:"))
