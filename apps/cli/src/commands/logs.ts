@@ -56,11 +56,14 @@ async function followFleet(
   signal: AbortSignal,
 ): Promise<void> {
   let last = afterId;
-  const print = async () => {
-    const next = await eventsAfter(store, sessionId, last);
-    reader.read(next).forEach(sink);
-    last = next.at(-1)?.id ?? last;
-  };
+  // One print at a time, so the queued line and the poll never print an event twice.
+  let inOrder = Promise.resolve();
+  const print = (): Promise<void> =>
+    (inOrder = inOrder.then(async () => {
+      const next = await eventsAfter(store, sessionId, last);
+      reader.read(next).forEach(sink);
+      last = next.at(-1)?.id ?? last;
+    }));
   const printed = new AbortController();
   signal.addEventListener("abort", () => printed.abort(), { once: true });
   const printing = (async () => {
@@ -69,7 +72,7 @@ async function followFleet(
       await print();
     }
   })();
-  await whileInFleet(store, sessionId, () => sayQueued(sessionId, json), signal);
+  await whileInFleet(store, sessionId, () => print().then(() => sayQueued(sessionId, json)), signal);
   printed.abort();
   await printing;
   if (!signal.aborted) await print(); // the last run's final events, stored before its job ended

@@ -95,7 +95,11 @@ async function followFleetSession(
     },
     { afterId, signal: following.signal, reader },
   );
-  await whileInFleet(store, sessionId, () => sayQueued(sessionId, json), stop);
+  // The run before a return to the queue is printed to its end before the line that says it waits.
+  const printedUpTo = async (id: number): Promise<void> => {
+    while (lastId < id && !stop.aborted) await new Promise((r) => setTimeout(r, 25));
+  };
+  await whileInFleet(store, sessionId, (upTo) => printedUpTo(upTo).then(() => sayQueued(sessionId, json)), stop);
   following.abort();
   await events;
   if (!stop.aborted) reader.read(await eventsAfter(store, sessionId, lastId)).forEach(sink);

@@ -20,14 +20,20 @@ function queueStateOf(store: DbStore, sessionId: string): Promise<QueueState | n
 /**
  * Resolves once the session's job is gone (every event of its last run is stored by then: a worker
  * ends a job after its run), or when `signal` aborts. `onQueued` is called each time the session
- * (re)enters the queue.
+ * (re)enters the queue, with the id of the last event stored by then (the end of the run before),
+ * which the caller prints before it says the session waits.
  */
-export async function whileInFleet(store: DbStore, sessionId: string, onQueued: () => void, signal: AbortSignal): Promise<void> {
+export async function whileInFleet(
+  store: DbStore,
+  sessionId: string,
+  onQueued: (lastStoredId: number) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> {
   let previous: QueueState | null | undefined;
   while (!signal.aborted) {
     const state = await queueStateOf(store, sessionId);
     if (state === null) return;
-    if (state === "queued" && previous !== "queued") onQueued();
+    if (state === "queued" && previous !== "queued") await onQueued((await store.events.tail(sessionId, 1))[0]?.id ?? 0);
     previous = state;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, POLL_MS);
