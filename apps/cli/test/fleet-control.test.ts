@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fleetStore } from "@hatloop/db";
+import { queueStateOf } from "../src/fleet/follow.js";
 import { runHatloop } from "./support/hatloop.js";
 import { until } from "./support/until.js";
-import { bareRemote, expectExactlyOnce, queueState, scenarioIn, startWorker, submit, withFleet } from "./support/fleet.js";
+import { bareRemote, expectExactlyOnce, scenarioIn, startWorker, submit, withFleet } from "./support/fleet.js";
 
 // Controlling the fleet from outside a worker, on the local Postgres with real processes and bare
 // remotes: `hatloop stop` of a queued and of a running session (twice on one worker), `hatloop
@@ -34,12 +35,12 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
     await withFleet(async ({ store, root, remote, env, workers }) => {
       // Queued, no worker yet: stop takes it out of the queue.
       const queued = await submit(env, remote, scenarioIn(root, "short", 2, 0), "queued, then stopped");
-      expect(await queueState(store, queued)).toBe("queued");
+      expect(await queueStateOf(store, queued)).toBe("queued");
       const stopped = await runHatloop(["stop", queued, "--json"], env);
       expect(stopped.code, stopped.stderr).toBe(0);
       expect(JSON.parse(stopped.stdout)).toMatchObject({ id: queued, action: "cancelled" });
       expect(await store.sessions.get(queued)).toMatchObject({ status: "paused", stopReason: "stopped (hatloop stop)" });
-      expect(await queueState(store, queued)).toBeNull();
+      expect(await queueStateOf(store, queued)).toBeNull();
 
       // A long session, then a worker: it runs; stop makes it checkpoint and pause.
       const running = await submit(env, remote, scenarioIn(root, "long", 30, 150), "running, then stopped");
@@ -85,7 +86,7 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       const checkpoint = (await store.checkpoints.latest(running))!;
       expect(checkpoint.iteration).toBe(paused.iteration);
       expect(checkpoint.gitCommit).not.toBeNull();
-      await until("the job completed", async () => (await queueState(store, running)) === null);
+      await until("the job completed", async () => (await queueStateOf(store, running)) === null);
       expect((await fleetStore(store.database.db).get(running))!.stopRequestedAt).toBeNull();
       // The run has ended: its worktree and the worker's copy of its branch are gone (the remote has the checkpoint).
       expect(workerLeftovers(home, "w1")).toEqual({ worktrees: [], registered: 0, branches: [] });
@@ -108,7 +109,7 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       const pausedAgain = (await store.sessions.get(running))!;
       expect(pausedAgain).toMatchObject({ status: "paused", stopReason: paused.stopReason });
       expect(pausedAgain.iteration).toBeLessThan(31);
-      await until("the job completed", async () => (await queueState(store, running)) === null);
+      await until("the job completed", async () => (await queueStateOf(store, running)) === null);
       expect((await fleetStore(store.database.db).get(running))!.stopRequestedAt).toBeNull();
       expect(workerLeftovers(home, "w1")).toEqual({ worktrees: [], registered: 0, branches: [] });
 
@@ -122,11 +123,11 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
       // Resumed from the checkpoint each time: started again at the paused iteration, not from scratch.
       const starts = worker.events.filter((e) => e.event === "session started" && e.session === running);
       expect(starts.map((e) => e.iteration)).toEqual([0, paused.iteration, pausedAgain.iteration]);
-      await until("the job completed", async () => (await queueState(store, running)) === null);
+      await until("the job completed", async () => (await queueStateOf(store, running)) === null);
       expect(workerLeftovers(home, "w1")).toEqual({ worktrees: [], registered: 0, branches: [] });
       // The stopped-while-queued one is still paused and out of the queue.
       expect((await store.sessions.get(queued))!.status).toBe("paused");
-      expect(await queueState(store, queued)).toBeNull();
+      expect(await queueStateOf(store, queued)).toBeNull();
     });
   });
 
@@ -150,7 +151,7 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
         const session = (await store.sessions.get(id))!;
         expect(session.status).not.toBe("completed");
         expect(session.lease.holder).toBeNull();
-        expect(await queueState(store, id)).toBe("queued");
+        expect(await queueStateOf(store, id)).toBe("queued");
       }
       // Another worker takes both over and completes them, every iteration once.
       const w2 = startWorker("w2", env, ["--concurrency", "2"]);
@@ -160,7 +161,7 @@ describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () 
         expect((await store.sessions.get(id))!.status).toBe("completed");
         await expectExactlyOnce(store, id);
         // The job ends once the worker has let the session go (lease, worktree), just after its log line.
-        await until("its job completed", async () => (await queueState(store, id)) === null);
+        await until("its job completed", async () => (await queueStateOf(store, id)) === null);
       }
     });
   });

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
+import { queueStateOf } from "../src/fleet/follow.js";
 import { HUNG_MS, type Ran } from "./support/hatloop.js";
 import { hasTmux, Tmux } from "./support/tmux.js";
 import { until } from "./support/until.js";
-import { queueState, scenarioIn, startWorker, submit, withFleet } from "./support/fleet.js";
+import { scenarioIn, startWorker, submit, withFleet } from "./support/fleet.js";
 
 // Following a fleet session from another terminal, on the local Postgres with real processes and a
 // bare remote: `watch` and `logs -f` wait while it is queued, follow its runs on one worker and,
@@ -85,7 +86,7 @@ describe.skipIf(!server)("following a fleet session (Postgres, processes, bare r
         // Drained back to the queue: the followers go on, and say again that it waits.
         w1.kill("SIGTERM");
         expect((await w1.done).code).toBe(0);
-        expect(await queueState(store, id)).toBe("queued");
+        expect(await queueStateOf(store, id)).toBe("queued");
         await until("both followers say it is queued again", () => followers.every((f) => count(f.stdout(), queuedLine) === 2));
         expect(followers.every((f) => f.running())).toBe(true);
 

@@ -1,4 +1,4 @@
-import type { Store, StoredEvent } from "@hatloop/core";
+import { followEvents, type EventReader, type EventSink, type Store, type StoredEvent } from "@hatloop/core";
 import { fleetStore, type DbStore, type QueueState } from "@hatloop/db";
 import { shortId } from "../format.js";
 import { printError, printText } from "../output/print.js";
@@ -11,7 +11,8 @@ import { QUEUE } from "./queue.js";
 
 const POLL_MS = 500;
 
-function queueStateOf(store: DbStore, sessionId: string): Promise<QueueState | null> {
+/** The state of the session's live job in the fleet's queue; null: it has none. */
+export function queueStateOf(store: DbStore, sessionId: string): Promise<QueueState | null> {
   return fleetStore(store.database.db)
     .list([sessionId], { schema: "pgboss", name: QUEUE })
     .then(([row]) => row?.queueState ?? null);
@@ -23,7 +24,7 @@ function queueStateOf(store: DbStore, sessionId: string): Promise<QueueState | n
  * (re)enters the queue, with the id of the last event stored by then (the end of the run before),
  * which the caller prints before it says the session waits.
  */
-export async function whileInFleet(
+async function whileInFleet(
   store: DbStore,
   sessionId: string,
   onQueued: (lastStoredId: number) => Promise<void>,
@@ -48,7 +49,7 @@ export async function whileInFleet(
 }
 
 /** Said once each time the session waits in the queue: on stdout among plain lines, on stderr beside JSON lines. */
-export function sayQueued(sessionId: string, json: boolean): void {
+function sayQueued(sessionId: string, json: boolean): void {
   const line = `session ${shortId(sessionId)} is queued, waiting for a worker`;
   if (json) printError(line);
   else printText(`hatloop: ${line}`);
@@ -63,4 +64,32 @@ export async function eventsAfter(store: Store, sessionId: string, afterId: numb
     if (page.length < 1000) return out;
     after = page.at(-1)!.id;
   }
+}
+
+/** A fleet session's runs, one after another, until it has no job left; then the last run's remaining events. */
+export async function followFleetSession(
+  store: DbStore,
+  sessionId: string,
+  afterId: number,
+  { sink, reader, json, stop }: { sink: EventSink; reader: EventReader; json: boolean; stop: AbortSignal },
+): Promise<void> {
+  let lastId = afterId;
+  const following = new AbortController();
+  const events = followEvents(
+    store,
+    sessionId,
+    (batch, id) => {
+      batch.forEach(sink);
+      lastId = id;
+    },
+    { afterId, signal: following.signal, reader },
+  );
+  // The run before a return to the queue is printed to its end before the line that says it waits.
+  const printedUpTo = async (id: number): Promise<void> => {
+    while (lastId < id && !stop.aborted) await new Promise((r) => setTimeout(r, 25));
+  };
+  await whileInFleet(store, sessionId, (upTo) => printedUpTo(upTo).then(() => sayQueued(sessionId, json)), stop);
+  following.abort();
+  await events;
+  if (!stop.aborted) reader.read(await eventsAfter(store, sessionId, lastId)).forEach(sink);
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { fleetStore, openStore, type DbStore, type QueueState } from "@hatloop/db";
+import { openStore, type DbStore } from "@hatloop/db";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { HUNG_MS, runHatloop } from "./hatloop.js";
 
@@ -125,11 +125,6 @@ export function scenarioIn(root: string, name: string, steps: number, delayMs: n
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   return fleetScenario(dir, steps, delayMs);
-}
-
-/** The state of the session's live job in pg-boss; null: it has none. */
-export async function queueState(store: DbStore, id: string): Promise<QueueState | null> {
-  return (await fleetStore(store.database.db).list([id], { schema: "pgboss", name: "hatloop-sessions" }))[0]?.queueState ?? null;
 }
 
 /** Every stored message once (seqs 1..n) and every iteration run once (one model answer each, in order). */
