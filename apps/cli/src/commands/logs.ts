@@ -1,12 +1,11 @@
 import type { Command } from "commander";
 import { eventReader, type EventReader, type EventSink, type SessionRecord, type Store } from "@hatloop/core";
-import type { DbStore } from "@hatloop/db";
 import { printError } from "../output/print.js";
 import { positiveInt } from "../options.js";
 import { resolveSession, withStore } from "../runtime.js";
 import { printedEvents } from "../sinks/printed.js";
 import { isLive } from "../session/liveness.js";
-import { eventsAfter, sayQueued, whileInFleet } from "../fleet/follow.js";
+import { eventsAfter, followFleetSession } from "../fleet/follow.js";
 import { fleetViews } from "../fleet/listing.js";
 
 const POLL_MS = 250;
@@ -30,7 +29,7 @@ export function registerLogs(program: Command): void {
         const stop = new AbortController();
         process.once("SIGINT", () => stop.abort());
         if ((await fleetViews(store, [session])).has(session.id)) {
-          await followFleet(store, session.id, last.id, sink, reader, Boolean(flags.json), stop.signal);
+          await followFleetSession(store, session.id, last.id, { sink, reader, json: Boolean(flags.json), stop: stop.signal });
           return sink.end();
         }
         while (!stop.signal.aborted) {
@@ -43,39 +42,6 @@ export function registerLogs(program: Command): void {
         sink.end();
       });
     });
-}
-
-/** A fleet session: printed as its runs store events, one run after another, until it has no job left. */
-async function followFleet(
-  store: DbStore,
-  sessionId: string,
-  afterId: number,
-  sink: EventSink,
-  reader: EventReader,
-  json: boolean,
-  signal: AbortSignal,
-): Promise<void> {
-  let last = afterId;
-  // One print at a time, so the queued line and the poll never print an event twice.
-  let inOrder = Promise.resolve();
-  const print = (): Promise<void> =>
-    (inOrder = inOrder.then(async () => {
-      const next = await eventsAfter(store, sessionId, last);
-      reader.read(next).forEach(sink);
-      last = next.at(-1)?.id ?? last;
-    }));
-  const printed = new AbortController();
-  signal.addEventListener("abort", () => printed.abort(), { once: true });
-  const printing = (async () => {
-    while (!printed.signal.aborted) {
-      await new Promise((r) => setTimeout(r, POLL_MS));
-      await print();
-    }
-  })();
-  await whileInFleet(store, sessionId, () => print().then(() => sayQueued(sessionId, json)), signal);
-  printed.abort();
-  await printing;
-  if (!signal.aborted) await print(); // the last run's final events, stored before its job ended
 }
 
 /** Prints what is stored so far; returns the last event's id and whether a run ended with it. */

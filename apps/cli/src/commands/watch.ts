@@ -1,19 +1,10 @@
 import type { Command } from "commander";
-import {
-  EVENT_VERSION,
-  eventReader,
-  followEvents,
-  redactingSink,
-  type EventReader,
-  type EventSink,
-  type SessionRecord,
-  type Store,
-} from "@hatloop/core";
+import { EVENT_VERSION, eventReader, followEvents, redactingSink, type SessionRecord, type Store } from "@hatloop/core";
 import type { DbStore } from "@hatloop/db";
 import { printError, printText } from "../output/print.js";
 import { CliError } from "../errors.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
-import { eventsAfter, sayQueued, whileInFleet } from "../fleet/follow.js";
+import { followFleetSession } from "../fleet/follow.js";
 import { fleetViews } from "../fleet/listing.js";
 import { isLive } from "../session/liveness.js";
 import { printedEvents } from "../sinks/printed.js";
@@ -75,34 +66,6 @@ async function watchAsLines(store: DbStore, session: SessionRecord, json: boolea
     );
   }
   sink.end();
-}
-
-/** A fleet session's runs, one after another, until it has no job left; then the last run's remaining events. */
-async function followFleetSession(
-  store: DbStore,
-  sessionId: string,
-  afterId: number,
-  { sink, reader, json, stop }: { sink: EventSink; reader: EventReader; json: boolean; stop: AbortSignal },
-): Promise<void> {
-  let lastId = afterId;
-  const following = new AbortController();
-  const events = followEvents(
-    store,
-    sessionId,
-    (batch, id) => {
-      batch.forEach(sink);
-      lastId = id;
-    },
-    { afterId, signal: following.signal, reader },
-  );
-  // The run before a return to the queue is printed to its end before the line that says it waits.
-  const printedUpTo = async (id: number): Promise<void> => {
-    while (lastId < id && !stop.aborted) await new Promise((r) => setTimeout(r, 25));
-  };
-  await whileInFleet(store, sessionId, (upTo) => printedUpTo(upTo).then(() => sayQueued(sessionId, json)), stop);
-  following.abort();
-  await events;
-  if (!stop.aborted) reader.read(await eventsAfter(store, sessionId, lastId)).forEach(sink);
 }
 
 async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
