@@ -20,13 +20,19 @@ export type Failpoint =
   /** A tool call finished and its tool.result event is written; the closing message with its result is not stored yet. */
   | "after-tool-result";
 
+/** HATLOOP_FAILPOINT read as `point[:action]`. */
+function armed(): [point: string, action: string] {
+  const [point = "", action = ""] = (process.env.HATLOOP_FAILPOINT ?? "").split(":");
+  return [point, action];
+}
+
 /** Whether HATLOOP_FAILPOINT names `name`, for a failpoint that code outside this process carries out. */
 export function failpointArmed(name: Failpoint): boolean {
-  return (process.env.HATLOOP_FAILPOINT ?? "").split(":")[0] === name;
+  return armed()[0] === name;
 }
 
 export function failpoint(name: Failpoint): void {
-  const [point, action = ""] = (process.env.HATLOOP_FAILPOINT ?? "").split(":");
+  const [point, action] = armed();
   if (point !== name) return;
   const blockMs = /^block=(\d+)$/.exec(action)?.[1];
   if (!blockMs) {
