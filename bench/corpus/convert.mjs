@@ -1,7 +1,12 @@
 // Converts real agent sessions, in their own on-disk formats, to the bench's transcript format:
-// one JSON object per line, {"role": "user" | "assistant", "content": [Anthropic content blocks]}
-// (bench/src/context/transcript.ts). Plain Node 20, no dependencies: `convert(format, files)` is
-// pure; fetch-corpus.mjs checks the result with @hatloop/context's validatePairing.
+// one JSON object per line, {"role": "user" | "assistant", "content": [Anthropic content blocks],
+// "at": ISO-8601 UTC, when the raw file records it} (bench/src/context/transcript.ts). Plain Node
+// 20, no dependencies: `convert(format, files)` is pure; fetch-corpus.mjs checks the result with
+// @hatloop/context's validatePairing.
+//
+// Times: an assistant message gets the time its response was recorded (its first raw entry when
+// several make one response), a user message the time of its first raw entry; merged messages
+// keep the earliest. Each format's source of time is described at its converter.
 //
 // What is kept: every message the agent sent to the model, in the original order — the user's
 // words, injected context the agent did send (Claude Code's isMeta caveats, pi's custom messages,
@@ -11,13 +16,16 @@
 // notices, metadata, state snapshots, synthetic error replies, failed calls with no content,
 // subagent sidechains, which only reach the main chain through their tool result), and the
 // agent's own compaction summaries: the replay keeps the whole history those summaries replaced,
-// and the strategies under test do their own compaction.
+// and the strategies under test do their own compaction. Those summaries are returned beside the
+// transcript (`compactions`), as ground truth for a summary stand-in: where each one cut the
+// history, its text and what the agent re-injected with it.
 // What the formats force us to fix is done in finalize() and counted in notes.fixes.
 
 export const FORMATS = {
   "claude-code": convertClaudeCode,
   "claude-code-flat": convertClaudeCodeFlat,
-  pi: convertPi,
+  pi: (texts, notes) => convertPi(texts, notes, "pi"),
+  gjc: (texts, notes) => convertPi(texts, notes, "gjc"),
   "gemini-cli-history": convertGeminiHistory,
   "gemini-cli-recording": convertGeminiRecording,
   cline: convertCline,
@@ -29,15 +37,28 @@ export class ConvertError extends Error {}
 /**
  * @param {string} format one of FORMATS
  * @param {string[]} texts the raw files, as UTF-8 text, in the order sources.json lists them
- * @returns {{ messages: object[], notes: object }}
+ * @returns {{ messages: object[], notes: object, compactions: object[] }}
  */
 export function convert(format, texts) {
   const fn = FORMATS[format];
   if (fn === undefined) throw new ConvertError(`unknown format ${JSON.stringify(format)}`);
   const notes = newNotes();
-  const messages = finalize(fn(texts, notes), notes);
+  const raw = fn(texts, notes);
+  const compactions = raw.filter((m) => m.role === "compaction").map((m) => m.record);
+  const { messages, trailing } = finalize(raw, notes);
   notes.modelCalls = messages.filter((m) => m.role === "assistant").length;
-  return { messages, notes };
+  // References into the transcript resolve only now, after finalize() dropped and merged messages.
+  messages.forEach((m, i) => {
+    for (const ref of m.refs) {
+      ref.target[ref.field] = i;
+      if (ref.splits) ref.target.splitsMessage = true;
+    }
+  });
+  for (const ref of trailing) ref.target[ref.field] = messages.length;
+  const out = messages.map(({ role, content, at }) =>
+    at === undefined ? { role, content } : { role, content, at: new Date(at).toISOString() },
+  );
+  return { messages: out, notes, compactions };
 }
 
 /** The transcript as the bench reads it: one message per line, LF, trailing newline. */
@@ -51,6 +72,57 @@ function newNotes() {
 
 function bump(bucket, key, by = 1) {
   if (by !== 0) bucket[key] = (bucket[key] ?? 0) + by;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Times and compactions. Converters stamp messages with epoch ms (`at`, the earliest wins) and
+// push a marker {role: "compaction", record} where the agent compacted; finalize() turns the
+// marker into the record's beforeMessage. A record's other references into the transcript (a
+// restored message's place) are `refs` on the message they point at.
+
+function toMs(value) {
+  const ms = typeof value === "number" ? value : typeof value === "string" ? Date.parse(value) : NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function stamp(message, value) {
+  const ms = toMs(value);
+  if (ms !== undefined && (message.at === undefined || ms < message.at)) message.at = ms;
+  return message;
+}
+
+function isoOrNull(value) {
+  const ms = toMs(value);
+  return ms === undefined ? null : new Date(ms).toISOString();
+}
+
+/** A compaction record; the fields set to null here are filled in by convert(). */
+function compactionMarker(at, agent, summaryForm, summary, extra = {}) {
+  const record = { beforeMessage: null, splitsMessage: false, at: isoOrNull(at), agent, summaryForm, summary, ...extra, restored: [] };
+  return { role: "compaction", record };
+}
+
+/** One thing the agent re-injected with a summary; `message` is where the same text is in the transcript. */
+function restoredItem(record, kind, path, chars, message) {
+  const item = { kind, path, chars, message: null };
+  record.restored.push(item);
+  if (message !== undefined) refTo(message, item, "message");
+}
+
+function refTo(message, target, field) {
+  (message.refs ??= []).push({ target, field, splits: false });
+}
+
+/** Characters of text a message's blocks carry (tool inputs as JSON, images none). */
+function textChars(blocks) {
+  let n = 0;
+  for (const b of blocks) {
+    if (b.type === "text") n += b.text.length;
+    else if (b.type === "thinking") n += b.thinking.length;
+    else if (b.type === "tool_use") n += JSON.stringify(b.input).length;
+    else if (b.type === "tool_result") n += typeof b.content === "string" ? b.content.length : textChars(b.content);
+  }
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,10 +277,27 @@ function convertClaudeCode(texts, notes) {
   // the results of its first calls (it runs tools while the response streams): later blocks of
   // the open response join its message, and the user entries in between gather in the user
   // message that follows it.
+  //
+  // Times: every entry has a `timestamp` (when Claude Code wrote it); a response written as several
+  // entries takes its first; meta entries give none (see below). A compaction is the summary
+  // entry; what Claude Code wrote between it and the next response (meta user entries,
+  // attachments) is what it re-injected with it.
   const messages = [];
   let open = null; // { apiId, after: the user message following the open response, or null }
+  let compacted = null; // the record of a compaction not yet followed by a response
   for (const e of [...chain].sort((a, b) => a.__index - b.__index)) {
-    if (e.type === "attachment") bump(notes.dropped, "attachmentEntries");
+    if (e.type === "attachment") {
+      bump(notes.dropped, "attachmentEntries");
+      if (compacted !== null) {
+        const a = e.attachment ?? {};
+        restoredItem(
+          compacted,
+          `attachment:${String(a.type)}`,
+          typeof a.filename === "string" ? a.filename : null,
+          JSON.stringify(a).length,
+        );
+      }
+    }
     if (!isMessage(e)) continue; // system, progress, attachment bookkeeping on the chain
     const where = `entry ${e.uuid}`;
     if (e.isVisibleInTranscriptOnly === true) {
@@ -217,6 +306,17 @@ function convertClaudeCode(texts, notes) {
     }
     if (e.type === "user" && e.isCompactSummary === true) {
       bump(notes.dropped, "compactionSummaries");
+      const content = e.message.content;
+      const summary =
+        typeof content === "string"
+          ? content
+          : blocksOf(e.message)
+              .map((b) => String(b.text ?? ""))
+              .join("\n");
+      const marker = compactionMarker(e.timestamp, "claude-code", "injected", summary);
+      messages.push(marker);
+      compacted = marker.record;
+      open = null; // what follows belongs to a new request, not to the response before the summary
       continue;
     }
     if (e.type === "assistant") {
@@ -224,12 +324,14 @@ function convertClaudeCode(texts, notes) {
         bump(notes.dropped, "syntheticAssistantEntries");
         continue;
       }
+      compacted = null;
       const blocks = blocksOf(e.message).map((b) => anthropicBlock(b, notes, where));
       if (open !== null && open.apiId === e.message.id) {
         open.message.content.push(...blocks);
+        stamp(open.message, e.timestamp);
         if (open.after !== null) bump(notes.fixes, "interleavedBlocksRegrouped");
       } else {
-        const message = { role: "assistant", content: blocks, apiId: e.message.id };
+        const message = stamp({ role: "assistant", content: blocks, apiId: e.message.id }, e.timestamp);
         messages.push(message);
         open = { apiId: e.message.id, message, after: null };
       }
@@ -238,15 +340,21 @@ function convertClaudeCode(texts, notes) {
     if (e.isMeta === true) bump(notes.kept, "metaUserEntries");
     const content = e.message.content;
     const blocks = typeof content === "string" ? [textBlock(content)] : content.map((b) => anthropicBlock(b, notes, where));
+    let target;
     if (open !== null) {
       if (open.after === null) {
         open.after = { role: "user", content: [] };
         messages.push(open.after);
       }
-      open.after.content.push(...blocks);
+      target = open.after;
+      target.content.push(...blocks);
     } else {
-      messages.push({ role: "user", content: blocks });
+      target = { role: "user", content: blocks };
+      messages.push(target);
     }
+    // A meta entry's timestamp can be stale: the local-command caveat carries the session's start.
+    if (e.isMeta !== true) stamp(target, e.timestamp);
+    if (compacted !== null && e.isMeta === true) restoredItem(compacted, "meta user message", null, textChars(blocks), target);
   }
   notes.upstreamApiResponses = distinct(messages.filter((m) => m.role === "assistant").map((m) => m.apiId)).length;
   for (const m of messages) delete m.apiId;
@@ -264,7 +372,8 @@ function distinct(values) {
 
 // A Claude Code session as a publisher flattened it: one line per stored entry,
 // {timestamp, role, content, model?}, no uuids or message ids. Consecutive assistant lines are the
-// blocks of one API response (Claude Code writes one line per block), so they become one message.
+// blocks of one API response (Claude Code writes one line per block), so they become one message,
+// timed by its first line. The publisher's file has no compaction.
 
 function convertClaudeCodeFlat(texts, notes) {
   if (texts.length !== 1) throw new ConvertError("claude-code-flat takes one file");
@@ -276,8 +385,8 @@ function convertClaudeCodeFlat(texts, notes) {
     const blocks = typeof content === "string" ? [textBlock(content)] : content.map((b) => anthropicBlock(b, notes, where));
     if (e.role === "assistant" && blocks.length === 0) bump(notes.dropped, "emptyAssistantEntries");
     const last = messages[messages.length - 1];
-    if (e.role === "assistant" && last?.role === "assistant") last.content.push(...blocks);
-    else messages.push({ role: e.role, content: blocks });
+    if (e.role === "assistant" && last?.role === "assistant") stamp(last, e.timestamp).content.push(...blocks);
+    else messages.push(stamp({ role: e.role, content: blocks }, e.timestamp));
   }
   return messages;
 }
@@ -288,9 +397,20 @@ function convertClaudeCodeFlat(texts, notes) {
 // user, assistant (text, thinking, toolCall) and toolResult; custom_message entries are
 // extension messages that take part in the model's context; compaction entries are the agent's
 // summaries; model_change, thinking_level_change, custom and label entries are metadata.
+//
+// Times: every entry has a `timestamp`, written when the entry was appended; for an assistant
+// message that is when the response had arrived (its message.timestamp is when the request
+// started). A compaction entry holds the summary and firstKeptEntryId: after it, pi sends the
+// summary, then the path's messages from firstKeptEntryId up to the compaction (a kept tail), then
+// what follows. pi wraps the summary as below (convertToLlm, pi-mono's coding-agent
+// src/core/messages.ts); GJC renders it through a prompt template of its own version, which the
+// file does not hold, so for GJC only the stored summary is given.
 
-function convertPi(texts, notes) {
-  if (texts.length !== 1) throw new ConvertError("pi takes one file");
+const PI_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+const PI_SUMMARY_SUFFIX = "\n</summary>";
+
+function convertPi(texts, notes, agent) {
+  if (texts.length !== 1) throw new ConvertError(`${agent} takes one file`);
   const entries = parseJsonl(texts[0], notes, { repairEscapes: true });
   const byId = new Map();
   for (const e of entries) if (typeof e.id === "string" && e.type !== "session") byId.set(e.id, e);
@@ -314,61 +434,81 @@ function convertPi(texts, notes) {
   bump(notes.dropped, "offPathEntries", entries.filter((e) => e.type !== "session" && !seen.has(e)).length);
 
   const messages = [];
-  for (const e of path) {
-    const where = `entry ${e.id}`;
-    switch (e.type) {
-      case "message":
-        break;
-      case "custom_message": {
-        bump(notes.kept, "customMessages");
-        messages.push({ role: "user", content: piContent(e.content, notes, where) });
-        continue;
+  const produced = new Map(); // entry id -> the message it became
+  path.forEach((e, i) => {
+    if (e.type === "compaction") {
+      bump(notes.dropped, "compactionSummaries");
+      const summary = String(e.summary ?? "");
+      const extra = { tokensBefore: e.tokensBefore ?? null, keptFromMessage: null };
+      const marker =
+        agent === "pi"
+          ? compactionMarker(e.timestamp, agent, "injected", PI_SUMMARY_PREFIX + summary + PI_SUMMARY_SUFFIX, extra)
+          : compactionMarker(e.timestamp, agent, "body", summary, extra);
+      const from = path.findIndex((x) => x.id === e.firstKeptEntryId);
+      const kept = from === -1 || from > i ? [] : path.slice(from, i).filter((x) => produced.has(x.id));
+      if (kept.length > 0) refTo(produced.get(kept[0].id), marker.record, "keptFromMessage");
+      for (const x of kept) {
+        const m = produced.get(x.id);
+        restoredItem(marker.record, `kept ${x.type === "message" ? x.message.role : x.type}`, null, textChars(m.content), m);
       }
-      case "branch_summary":
-        // Summarises a branch that is not on this path, so nothing else carries it: keep it.
-        bump(notes.kept, "branchSummaries");
-        messages.push({ role: "user", content: [textBlock(String(e.summary ?? ""))] });
-        continue;
-      case "compaction":
-        bump(notes.dropped, "compactionSummaries");
-        continue;
-      default:
-        bump(notes.dropped, "metadataEntries");
-        continue;
+      messages.push(marker);
+      return;
     }
-    const m = e.message;
-    if (e.evictedContent !== undefined) {
-      // GJC replaced this content with a stub after compaction and kept the original in a store
-      // that is not part of the published file: only the stub can be replayed.
-      bump(notes.kept, "evictedStubs");
-      for (const p of Object.values(e.evictedContent.payloads ?? {})) bump(notes.kept, "evictedChars", p.originalChars ?? 0);
-    }
-    if (m.role === "user") {
-      messages.push({ role: "user", content: piContent(m.content, notes, where) });
-    } else if (m.role === "assistant") {
-      const blocks = [];
-      for (const b of Array.isArray(m.content) ? m.content : []) {
-        if (b.type === "text") blocks.push(textBlock(String(b.text ?? "")));
-        else if (b.type === "thinking")
-          blocks.push({ type: "thinking", thinking: String(b.thinking ?? ""), signature: String(b.thinkingSignature ?? "") });
-        else if (b.type === "toolCall") blocks.push({ type: "tool_use", id: String(b.id), name: String(b.name), input: b.arguments ?? {} });
-        else throw new ConvertError(`${where}: unsupported assistant block ${JSON.stringify(b.type)}`);
-      }
-      if ((m.stopReason === "error" || m.stopReason === "aborted") && blocks.length === 0) {
-        // pi does not send failed, empty responses back to the model.
-        bump(notes.dropped, "failedEmptyResponses");
-        continue;
-      }
-      messages.push({ role: "assistant", content: blocks });
-    } else if (m.role === "toolResult") {
-      const out = { type: "tool_result", tool_use_id: String(m.toolCallId), content: piContent(m.content, notes, where) };
-      if (m.isError === true) out.is_error = true;
-      messages.push({ role: "user", content: [out] });
-    } else {
-      throw new ConvertError(`${where}: unsupported message role ${JSON.stringify(m.role)}`);
-    }
-  }
+    const message = piMessage(e, notes);
+    if (message === null) return;
+    messages.push(stamp(message, e.timestamp));
+    produced.set(e.id, message);
+  });
   return messages;
+}
+
+/** The message a path entry became, or null when the model never saw it. */
+function piMessage(e, notes) {
+  const where = `entry ${e.id}`;
+  switch (e.type) {
+    case "message":
+      break;
+    case "custom_message":
+      bump(notes.kept, "customMessages");
+      return { role: "user", content: piContent(e.content, notes, where) };
+    case "branch_summary":
+      // Summarises a branch that is not on this path, so nothing else carries it: keep it.
+      bump(notes.kept, "branchSummaries");
+      return { role: "user", content: [textBlock(String(e.summary ?? ""))] };
+    default:
+      bump(notes.dropped, "metadataEntries");
+      return null;
+  }
+  const m = e.message;
+  if (e.evictedContent !== undefined) {
+    // GJC replaced this content with a stub after compaction and kept the original in a store
+    // that is not part of the published file: only the stub can be replayed.
+    bump(notes.kept, "evictedStubs");
+    for (const p of Object.values(e.evictedContent.payloads ?? {})) bump(notes.kept, "evictedChars", p.originalChars ?? 0);
+  }
+  if (m.role === "user") return { role: "user", content: piContent(m.content, notes, where) };
+  if (m.role === "assistant") {
+    const blocks = [];
+    for (const b of Array.isArray(m.content) ? m.content : []) {
+      if (b.type === "text") blocks.push(textBlock(String(b.text ?? "")));
+      else if (b.type === "thinking")
+        blocks.push({ type: "thinking", thinking: String(b.thinking ?? ""), signature: String(b.thinkingSignature ?? "") });
+      else if (b.type === "toolCall") blocks.push({ type: "tool_use", id: String(b.id), name: String(b.name), input: b.arguments ?? {} });
+      else throw new ConvertError(`${where}: unsupported assistant block ${JSON.stringify(b.type)}`);
+    }
+    if ((m.stopReason === "error" || m.stopReason === "aborted") && blocks.length === 0) {
+      // pi does not send failed, empty responses back to the model.
+      bump(notes.dropped, "failedEmptyResponses");
+      return null;
+    }
+    return { role: "assistant", content: blocks };
+  }
+  if (m.role === "toolResult") {
+    const out = { type: "tool_result", tool_use_id: String(m.toolCallId), content: piContent(m.content, notes, where) };
+    if (m.isError === true) out.is_error = true;
+    return { role: "user", content: [out] };
+  }
+  throw new ConvertError(`${where}: unsupported message role ${JSON.stringify(m.role)}`);
 }
 
 function piContent(content, notes, where) {
@@ -392,6 +532,9 @@ function piContent(content, notes, where) {
 //   {id, type: user|gemini|info|error|warning, content, thoughts, toolCalls[{id, name, args,
 //   result: Part[], status}]} appended as they change (a later record with the same id replaces
 //   the earlier one), and {"$set": ...} metadata updates.
+// Times: the history format has none. In the recording, a user or gemini record has a `timestamp`
+// (a later version of a record keeps it), and each tool call one of its own: the results' user
+// message takes the earliest of its calls'. Neither format records a compression.
 
 function geminiThought(text) {
   return { type: "thinking", thinking: text, signature: "" };
@@ -461,21 +604,23 @@ function convertGeminiRecording(texts, notes) {
   for (const r of records.values()) {
     const where = `record ${r.id}`;
     if (r.type === "user") {
-      messages.push({ role: "user", content: geminiParts(r.content, notes, where) });
+      messages.push(stamp({ role: "user", content: geminiParts(r.content, notes, where) }, r.timestamp));
     } else if (r.type === "gemini") {
       const blocks = [];
       for (const t of r.thoughts ?? []) blocks.push(geminiThought(`**${t.subject ?? ""}** ${t.description ?? ""}`.trim()));
       blocks.push(...geminiParts(r.content, notes, where));
-      const results = [];
+      const results = { role: "user", content: [] };
       for (const call of r.toolCalls ?? []) {
         blocks.push({ type: "tool_use", id: String(call.id), name: String(call.name), input: call.args ?? {} });
         const responses = (call.result ?? []).filter((p) => p.functionResponse !== undefined);
         if (responses.length === 0) continue; // finalize() answers it, and counts it
-        for (const p of responses) results.push(functionResponseBlock({ ...p.functionResponse, id: call.id }, call.status === "error"));
+        for (const p of responses)
+          results.content.push(functionResponseBlock({ ...p.functionResponse, id: call.id }, call.status === "error"));
+        stamp(results, call.timestamp);
         if (call.status === "cancelled") bump(notes.kept, "cancelledToolCalls");
       }
-      messages.push({ role: "assistant", content: blocks });
-      if (results.length > 0) messages.push({ role: "user", content: results });
+      messages.push(stamp({ role: "assistant", content: blocks }, r.timestamp));
+      if (results.content.length > 0) messages.push(results);
     } else {
       bump(notes.dropped, `${r.type}Records`); // info, error, warning: shown to the user only
     }
@@ -500,20 +645,28 @@ function geminiParts(content, notes, where) {
 // "[<tool> for '<arg>'] Result:\n…" (and "[<tool>] Result:"), followed by its environment
 // details; those texts answer the previous message's calls in order and become tool_result
 // blocks with the calls' ids.
+// Times: the history has none. The task's ui_messages.json, when given as a second file, has:
+// Cline stamps each UI message (`ts`, epoch ms) with conversationHistoryIndex, the history's
+// length - 1 when it was said. A request's api_req_started is said just before its user message
+// k is appended (index k - 1), and the response's streamed parts while the history ends at that
+// message (index k). So user message i takes the ts of the one api_req_started at index i - 1,
+// assistant message i the earliest ts at index i - 1; a message without such an exact match has
+// no time.
 
 const CLINE_RESULT = /^\[([a-z_]+)(?: for [\s\S]*?)?\] Result:/;
 
 function convertCline(texts, notes) {
-  if (texts.length !== 1) throw new ConvertError("cline takes one file");
+  if (texts.length !== 1 && texts.length !== 2) throw new ConvertError("cline takes api_conversation_history.json [and ui_messages.json]");
   const history = parseJson(texts[0], "api_conversation_history");
   if (!Array.isArray(history)) throw new ConvertError("api_conversation_history: expected an array");
+  const times = texts.length === 2 ? clineTimes(parseJson(texts[1], "ui_messages"), history) : [];
   const messages = [];
   history.forEach((m, i) => {
     const where = `message[${i}]`;
     const blocks = typeof m.content === "string" ? [textBlock(m.content)] : m.content.map((b) => anthropicBlock(b, notes, where));
     if (m.role === "assistant") {
       for (const b of blocks) if (b.type === "thinking" && b.thinking === "") bump(notes.kept, "emptyThinkingBlocks");
-      messages.push({ role: "assistant", content: blocks });
+      messages.push(stamp({ role: "assistant", content: blocks }, times[i]));
       return;
     }
     const prev = messages[messages.length - 1];
@@ -530,9 +683,32 @@ function convertCline(texts, notes) {
         out.push(b);
       }
     }
-    messages.push({ role: "user", content: out });
+    messages.push(stamp({ role: "user", content: out }, times[i]));
   });
   return messages;
+}
+
+/** The time of each history message from Cline's UI messages (see above); undefined where none. */
+function clineTimes(ui, history) {
+  if (!Array.isArray(ui)) throw new ConvertError("ui_messages: expected an array");
+  const requests = new Map(); // index -> ts of each api_req_started at that index
+  const earliest = new Map(); // index -> earliest ts of any UI message at that index
+  for (const u of ui) {
+    const k = u?.conversationHistoryIndex;
+    if (!Number.isInteger(k) || typeof u.ts !== "number") continue;
+    if (u.say === "api_req_started") requests.set(k, [...(requests.get(k) ?? []), u.ts]);
+    const t = earliest.get(k);
+    if (t === undefined || u.ts < t) earliest.set(k, u.ts);
+  }
+  const requestAt = (i) => {
+    const starts = requests.get(i - 1) ?? [];
+    return starts.length === 1 ? starts[0] : undefined;
+  };
+  return history.map((m, i) => {
+    if (m.role !== "assistant") return requestAt(i);
+    // Only when the request before it matched does everything said at its index belong to it.
+    return requestAt(i - 1) === undefined ? undefined : earliest.get(i - 1);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -542,21 +718,34 @@ function convertCline(texts, notes) {
 // custom_tool_call (apply_patch) and their *_output. One model call produces a run of items
 // (reasoning, message, calls), so a run becomes one assistant message. event_msg lines repeat
 // those items for the UI, turn_context and session_meta are settings; the base instructions in
-// session_meta are the system prompt, which the bench models apart. A compacted line marks
-// Codex's own compaction.
+// session_meta are the system prompt, which the bench models apart.
+// Times: every line has a `timestamp`; a message takes that of its first item, an assistant
+// message counting the encrypted reasoning that opened its run though it is dropped.
+// A compacted line marks Codex's own compaction: its replacement_history is the whole history
+// the model gets from then on, the summary being a `compaction` item whose content is encrypted
+// (older rollouts carry a readable summary in `message` instead); the other items are copies of
+// earlier ones (the user's messages, the first developer message and environment context).
 
 function convertCodex(texts, notes) {
   if (texts.length !== 1) throw new ConvertError("codex takes one file");
   const messages = [];
+  let at;
+  let reasoningAt; // the time of dropped reasoning that opens the next assistant message
   const push = (role, block) => {
     const last = messages[messages.length - 1];
-    if (last?.role === role) last.content.push(block);
-    else messages.push({ role, content: [block] });
+    if (last?.role === role) stamp(last, at).content.push(block);
+    else messages.push(stamp({ role, content: [block] }, at));
+    if (role === "assistant") stamp(messages[messages.length - 1], reasoningAt);
+    reasoningAt = undefined;
   };
+  const inputs = new Map(); // an input message item, as JSON -> the message it first went into
   for (const line of parseJsonl(texts[0], notes)) {
     const where = `line ${line.__index + 1}`;
+    at = line.timestamp;
     if (line.type === "compacted") {
       bump(notes.dropped, "compactionSummaries");
+      messages.push(codexCompaction(line, inputs));
+      reasoningAt = undefined;
       continue;
     }
     if (line.type !== "response_item") {
@@ -577,13 +766,18 @@ function convertCodex(texts, notes) {
             push(role, { type: "image", source: m ? { type: "base64", media_type: m[1], data: m[2] } : { type: "url", url } });
           } else throw new ConvertError(`${where}: unsupported message part ${JSON.stringify(part.type)}`);
         }
+        const key = JSON.stringify([item.role, item.content]);
+        if (role === "user" && (item.content ?? []).length > 0 && !inputs.has(key)) inputs.set(key, messages[messages.length - 1]);
         break;
       }
       case "reasoning": {
         // The model gets its encrypted reasoning back; only the summary is readable.
         const summary = (item.summary ?? []).map((s) => s.text ?? "").join("\n\n");
         if (summary !== "") push("assistant", { type: "thinking", thinking: summary, signature: "" });
-        else bump(notes.dropped, "encryptedOnlyReasoningItems");
+        else {
+          bump(notes.dropped, "encryptedOnlyReasoningItems");
+          reasoningAt ??= at;
+        }
         break;
       }
       case "function_call": {
@@ -644,6 +838,26 @@ function convertCodex(texts, notes) {
   return messages;
 }
 
+function codexCompaction(line, inputs) {
+  const p = line.payload ?? {};
+  const history = Array.isArray(p.replacement_history) ? p.replacement_history : [];
+  const sealed = history.filter((x) => x?.type === "compaction");
+  const readable = typeof p.message === "string" && p.message !== "" ? p.message : null;
+  const marker = compactionMarker(line.timestamp, "codex", sealed.length > 0 ? "encrypted" : "body", readable, {
+    encryptedChars: sealed.reduce((n, x) => n + String(x.encrypted_content ?? "").length, 0),
+  });
+  for (const x of history) {
+    if (x?.type === "compaction") continue;
+    if (x?.type === "message") {
+      const chars = (x.content ?? []).reduce((n, part) => n + String(part.text ?? "").length, 0);
+      restoredItem(marker.record, `${x.role} message`, null, chars, inputs.get(JSON.stringify([x.role, x.content])));
+    } else {
+      restoredItem(marker.record, String(x?.type), null, JSON.stringify(x).length);
+    }
+  }
+  return marker;
+}
+
 // ---------------------------------------------------------------------------------------------
 // What the Messages API requires and the source formats do not always give, repaired the same way
 // for every format and counted in notes.fixes.
@@ -652,39 +866,55 @@ const NO_RESULT = "[no tool result was recorded for this call in the source sess
 
 function finalize(input, notes) {
   const fixes = notes.fixes;
-  // 1. Empty text blocks (the API refuses them) and then empty messages.
-  let messages = input.map((m) => ({
-    role: m.role,
-    content: m.content.filter((b) => {
+  // 1. Empty text blocks (the API refuses them) and then empty messages. A compaction marker, or
+  //    a dropped message, hands its compaction boundary on to the next message.
+  let messages = [];
+  let carry = [];
+  for (const m of input) {
+    if (m.role === "compaction") {
+      carry.push({ target: m.record, field: "beforeMessage", splits: false });
+      continue;
+    }
+    const content = m.content.filter((b) => {
       if (b.type === "text" && b.text.trim() === "") {
         bump(fixes, "emptyTextBlocksDropped");
         return false;
       }
       return true;
-    }),
-  }));
-  messages = messages.filter((m) => {
-    if (m.content.length > 0) return true;
-    bump(fixes, m.role === "assistant" ? "emptyAssistantMessagesDropped" : "emptyUserMessagesDropped");
-    return false;
-  });
+    });
+    if (content.length === 0) {
+      bump(fixes, m.role === "assistant" ? "emptyAssistantMessagesDropped" : "emptyUserMessagesDropped");
+      carry.push(...(m.refs ?? []).filter((r) => r.field === "beforeMessage"));
+      continue;
+    }
+    messages.push({ role: m.role, content, at: m.at, refs: [...carry, ...(m.refs ?? [])] });
+    carry = [];
+  }
 
-  // 2. Adjacent messages of one role become one (the API alternates roles).
+  // 2. Adjacent messages of one role become one (the API alternates roles), with the earliest
+  //    time. A compaction boundary merged into the message before it now splits that message.
   const merged = [];
   for (const m of messages) {
     const last = merged[merged.length - 1];
     if (last !== undefined && last.role === m.role) {
       last.content.push(...m.content);
+      stamp(last, m.at);
+      for (const r of m.refs) last.refs.push(r.field === "beforeMessage" ? { ...r, splits: true } : r);
       bump(fixes, m.role === "assistant" ? "adjacentAssistantMessagesMerged" : "adjacentUserMessagesMerged");
     } else {
-      merged.push({ role: m.role, content: [...m.content] });
+      merged.push({ role: m.role, content: [...m.content], at: m.at, refs: [...m.refs] });
     }
   }
   messages = merged;
 
   // 3. A session that opens with the model speaking gets an explicit first user turn.
   if (messages[0]?.role === "assistant") {
-    messages.unshift({ role: "user", content: [textBlock("[the source session starts with an assistant message]")] });
+    messages.unshift({
+      role: "user",
+      content: [textBlock("[the source session starts with an assistant message]")],
+      at: undefined,
+      refs: [],
+    });
     bump(fixes, "openingUserTurnAdded");
   }
 
@@ -752,7 +982,7 @@ function finalize(input, notes) {
   // step 2; one followed by nothing is the session's end.
   const last = messages[messages.length - 1];
   if (last?.role === "assistant" && last.content.some((b) => b.type === "tool_use")) notes.endsWithPendingToolUse = true;
-  return messages;
+  return { messages, trailing: carry };
 }
 
 function resultText(block) {

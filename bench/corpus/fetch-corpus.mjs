@@ -2,8 +2,9 @@
 // Builds the real-session corpus from its public sources (README.md beside this file says how to
 // bring them in): for each session of sources.json, reads the raw file(s), checks their sha256,
 // converts them (convert.mjs), checks the pairing the Messages API requires and the transcript's
-// sha256, and writes bench/corpus/.data/<id>.jsonl (git-ignored: no fetched data is committed).
-// Idempotent: an up-to-date transcript is left as it is. One line per session; errors are one
+// sha256, and writes bench/corpus/.data/<id>.jsonl, and beside it <id>.compactions.json (the
+// agent's own compaction summaries, sha256 checked too; git-ignored: no fetched data is committed).
+// Idempotent: up-to-date files are left as they are. One line per session; errors are one
 // line each and make the exit code 1 (2 for a bad argument). Needs Node 20 and a built
 // @hatloop/context (pnpm build), for validatePairing and estimateTokens.
 //
@@ -16,7 +17,9 @@
 // --raw DIR     read the raw files from DIR/<id>/<file name> instead (any way you got them).
 // --save-raw DIR  also copy each verified raw file to DIR/<id>/<file name>.
 // --update      maintainers only: record the computed checksums and figures in sources.json
-//               instead of checking them (after a deliberate change to convert.mjs).
+//               instead of checking them (after a deliberate change to convert.mjs). The figures
+//               include `times`: messages with a time, the session's span and the gaps between
+//               consecutive model calls (what prompt-cache expiry depends on).
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -74,6 +77,42 @@ function parseArgs(argv) {
 
 const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
 
+/** Writes text to path unless it already holds exactly that; says which. */
+function writeIfChanged(path, text, digest) {
+  if (existsSync(path) && sha256(readFileSync(path)) === digest) return "up to date";
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+  return "written";
+}
+
+const round1 = (x) => Math.round(x * 10) / 10;
+
+/** Wall-clock figures of a transcript: its span and the gaps between consecutive model calls. */
+function timeFigures(messages) {
+  const times = messages.map((m) => (m.at === undefined ? null : Date.parse(m.at)));
+  const timed = times.filter((t) => t !== null);
+  const gaps = []; // seconds between an assistant message and the next, when both have a time
+  let previous = null;
+  messages.forEach((m, i) => {
+    if (m.role !== "assistant") return;
+    if (previous !== null && times[i] !== null) gaps.push((times[i] - previous) / 1000);
+    previous = times[i];
+  });
+  gaps.sort((a, b) => a - b);
+  const mid = gaps.length >> 1;
+  const median = gaps.length === 0 ? null : gaps.length % 2 ? gaps[mid] : (gaps[mid - 1] + gaps[mid]) / 2;
+  return {
+    messagesWithTime: timed.length,
+    spanMinutes: timed.length === 0 ? null : round1((Math.max(...timed) - Math.min(...timed)) / 60_000),
+    assistantGaps: gaps.length,
+    medianGapS: median === null ? null : round1(median),
+    p90GapS: gaps.length === 0 ? null : round1(gaps[Math.ceil(gaps.length * 0.9) - 1]),
+    maxGapS: gaps.length === 0 ? null : round1(gaps[gaps.length - 1]),
+    gapsOver5m: gaps.filter((g) => g > 300).length,
+    gapsOver1h: gaps.filter((g) => g > 3600).length,
+  };
+}
+
 function readRaw(session, file, opts) {
   if (opts.raw !== null) {
     const path = join(opts.raw, session.id, basename(file.path));
@@ -127,12 +166,14 @@ async function main() {
         }
         texts.push(buf.toString("utf8"));
       }
-      const { messages, notes } = convert(session.format, texts);
+      const { messages, notes, compactions } = convert(session.format, texts);
       const problems = validatePairing(messages, { allowPendingToolUse: true });
       if (problems.length > 0)
         throw new Error(`${problems.length} pairing problem(s), first: message ${problems[0].index}: ${problems[0].detail}`);
       const text = serialize(messages);
       const digest = sha256(text);
+      const side = JSON.stringify({ session: session.id, compactions }, null, 2) + "\n";
+      const sideDigest = sha256(side);
       const figures = {
         messages: messages.length,
         modelCalls: notes.modelCalls,
@@ -149,24 +190,28 @@ async function main() {
           thinkingTokens: figures.thinkingTokens,
           overWindow: figures.estimatedTokens > WINDOW,
           conversion: notes,
+          times: timeFigures(messages),
+          compactions: { sha256: sideDigest, bytes: Buffer.byteLength(side), count: compactions.length },
         });
       } else if (digest !== session.transcript.sha256) {
         throw new Error(
           `converted transcript: sha256 ${digest}, expected ${session.transcript.sha256} (convert.mjs changed? see --update)`,
         );
+      } else if (sideDigest !== session.compactions?.sha256) {
+        throw new Error(
+          `compactions file: sha256 ${sideDigest}, expected ${session.compactions?.sha256} (convert.mjs changed? see --update)`,
+        );
       }
       const out = join(opts.out, `${session.id}.jsonl`);
-      const current = existsSync(out) ? sha256(readFileSync(out)) : null;
-      let state = "up to date";
-      if (current !== digest) {
-        writeFileSync(`${out}.tmp`, text);
-        renameSync(`${out}.tmp`, out);
-        state = "written";
-      }
-      report.push({ id: session.id, ok: true, state, out, ...figures });
+      const states = [
+        writeIfChanged(out, text, digest),
+        writeIfChanged(join(opts.out, `${session.id}.compactions.json`), side, sideDigest),
+      ];
+      const state = states.includes("written") ? "written" : "up to date";
+      report.push({ id: session.id, ok: true, state, out, ...figures, compactions: compactions.length, times: timeFigures(messages) });
       if (!opts.json)
         process.stdout.write(
-          `ok ${session.id}: ${figures.modelCalls} model calls, ~${figures.estimatedTokens.toLocaleString("en-US")} tokens${figures.estimatedTokens > WINDOW ? " (over the 200k window)" : ""}, ${state}: ${out}\n`,
+          `ok ${session.id}: ${figures.modelCalls} model calls, ~${figures.estimatedTokens.toLocaleString("en-US")} tokens${figures.estimatedTokens > WINDOW ? " (over the 200k window)" : ""}, ${compactions.length} compaction(s), ${state}: ${out}\n`,
         );
     } catch (error) {
       failed += 1;

@@ -17,6 +17,8 @@ export interface BenchArgs {
   window: number;
   pricePerMTok: number;
   outDir: string | null;
+  /** Write what each strategy sent, per transcript (context bench). */
+  dumpDir: string | null;
   /** Extra hatloop rows with some context settings changed (the default row always runs). */
   variants: Array<Record<string, number | boolean | string>>;
   help: boolean;
@@ -43,6 +45,8 @@ export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|sta
   --price USD           input price per million tokens for the cost model (default 3)
   --pg URL              Postgres server for the runtime and fleet benches (default $HATLOOP_TEST_DATABASE_URL)
   --out DIR             where to write results (default bench/results)
+  --dump DIR            context: write what each strategy sent (requests.jsonl, packet.md, handoff.md,
+                        stats.json per input and strategy; docs/benchmarks.md says how)
   --hatloop-variant K=V[,K=V]
                         also run hatloop with these context settings (e.g. targetPct=50); repeatable`;
 
@@ -58,6 +62,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     window: 200_000,
     pricePerMTok: 3,
     outDir: null,
+    dumpDir: null,
     variants: [],
     help: false,
   };
@@ -115,6 +120,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       }
       case "--out":
         args.outDir = value();
+        break;
+      case "--dump":
+        args.dumpDir = value();
         break;
       case "--hatloop-variant":
         args.variants.push(variant(value()));

@@ -36,7 +36,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return usageError(`startup runs the built hatloop binary, and ${HATLOOP_BIN} is missing: run pnpm build first`);
   if (args.commands.includes("startup") && !gnuTimeAvailable())
     return usageError(`startup measures processes with GNU time, and ${GNU_TIME} is missing (apt-get install time)`);
-  const outputs: Array<{ name: string; json: unknown; markdown: string }> = [];
+  const outputs: Array<{ name: string; json: unknown; markdown: string; files?: Record<string, string> }> = [];
   if (args.commands.includes("context")) {
     let inputs;
     try {
@@ -75,7 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     log(`startup: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const out of outputs) {
-    const files = writeResults(args.outDir, out.name, out.json, out.markdown);
+    const files = writeResults(args.outDir, out.name, out.json, out.markdown, out.files);
     log(`${out.name}: results in ${files.json}`);
   }
   process.stdout.write(

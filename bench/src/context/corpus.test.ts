@@ -15,7 +15,7 @@ function corpus(ids: string[], fetched: string[]): string {
   for (const id of fetched) {
     const lines = [
       { role: "user", content: [{ type: "text", text: `task ${id}` }] },
-      { role: "assistant", content: [{ type: "text", text: "done" }] },
+      { role: "assistant", content: [{ type: "text", text: "done" }], at: "2025-07-16T20:12:02.094Z" },
     ];
     writeFileSync(join(dir, ".data", `${id}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n"));
   }
@@ -29,6 +29,8 @@ describe("the real corpus", () => {
       ["a", "transcript", 100_000, 2],
       ["b", "transcript", 100_000, 2],
     ]);
+    // Each message's time comes along, for pricing prompt-cache expiry from the real gaps.
+    expect(inputs[0]!.times).toEqual([null, Date.UTC(2025, 6, 16, 20, 12, 2, 94)]);
   });
 
   it("is a usage error, naming the fetch script, when a session is not fetched", () => {

@@ -1,4 +1,5 @@
 import { estimateTokens, type Message } from "@hatloop/context";
+import { replayOptions } from "./run-context.js";
 import { describe, expect, it } from "vitest";
 import { dropping, scripted } from "../test-support/strategies.js";
 import { generateSession } from "./generator/index.js";
@@ -9,22 +10,19 @@ import { benchSystemPrompt } from "./suite.js";
 
 // The harness itself: what it counts must be what a strategy did.
 
-const system = benchSystemPrompt();
-const ctx = { window: 200_000, system, systemTokens: estimateTokens([], { system: [system] }) };
 const session = generateSession({ seed: 11, iterations: 40 });
 const input: BenchInput = { name: "s", kind: "synthetic", messages: session.messages, facts: session.facts, window: 200_000 };
 
 describe("planted-fact scoring", () => {
   it("scores a fact as missing when a strategy drops the message that plants it", async () => {
     const decision = session.facts.find((f) => f.id === "decision-2")!;
-    const keeps = await replay(input, raw, ctx, {});
+    const keeps = await replay(input, raw, replayOptions(input));
     // The decision is restated in later scratchpads, so drop every message that mentions it.
     const needle = decision.needles[0]!.toLowerCase();
     const drops = await replay(
       input,
       dropping("drop-decision", (m) => m.role === "assistant" && JSON.stringify(m).toLowerCase().includes(needle)),
-      ctx,
-      {},
+      replayOptions(input),
     );
     expect(keeps.factsLive!.missing).not.toContain("decision-2");
     expect(drops.factsLive!.missing).toContain("decision-2");
@@ -39,15 +37,14 @@ describe("planted-fact scoring", () => {
     const drops = await replay(
       input,
       dropping("drop-new-value", (m) => JSON.stringify(m).toLowerCase().includes(newNeedle)),
-      ctx,
-      {},
+      replayOptions(input),
     );
     expect(drops.factsLive!.missing).toContain(fact.id);
     expect(drops.factsLive!.stale).toBeGreaterThanOrEqual(1);
   });
 
   it("only counts facts planted before each probe", async () => {
-    const keeps = await replay(input, raw, ctx, {});
+    const keeps = await replay(input, raw, replayOptions(input));
     // Four probes; the task's facts are eligible at each of them, the next step only at the last.
     expect(keeps.factsLive!.tally.P0.present).toBe(keeps.factsLive!.tally.P0.total);
     expect(keeps.factsLive!.tally.P0.total).toBeLessThan(4 * session.facts.filter((f) => f.priority === "P0").length);
@@ -61,15 +58,14 @@ describe("pairing violations", () => {
     const broken = await replay(
       input,
       dropping("orphans", (_, i) => i === firstAnswer),
-      ctx,
-      {},
+      replayOptions(input),
     );
     const callsAfter = session.messages.slice(firstAnswer + 1).filter((m) => m.role === "assistant").length;
     expect(broken.pairing.invalidRequests).toBe(callsAfter);
     expect(broken.pairing.codes["missing-tool-result"]).toBeGreaterThanOrEqual(callsAfter);
     // The first of those requests ends with the orphaned call; from the next one on, two assistant messages meet.
     expect(broken.pairing.codes["same-role-adjacent"]).toBe(callsAfter - 1);
-    const clean = await replay(input, raw, ctx, {});
+    const clean = await replay(input, raw, replayOptions(input));
     expect(clean.pairing).toEqual({ invalidRequests: 0, problems: 0, codes: {} });
   });
 });
@@ -88,7 +84,7 @@ describe("the cache model", () => {
     expect(estimateTokens([a])).toBe(tA);
     expect(estimateTokens([reply])).toBe(tB);
     expect(estimateTokens([c])).toBe(tC);
-    const S = ctx.systemTokens;
+    const S = estimateTokens([], { system: [benchSystemPrompt()] });
     const requests = [[a], [a, reply, c], [a2, reply, c]];
     const msgs: Message[] = [
       { role: "user", content: "task" },
@@ -98,12 +94,8 @@ describe("the cache model", () => {
       { role: "user", content: "v" },
       { role: "assistant", content: "3" },
     ];
-    const result = await replay(
-      { name: "known", kind: "transcript", messages: msgs, facts: null, window: 200_000 },
-      scripted(requests),
-      ctx,
-      { inputPricePerMTok: 3 },
-    );
+    const known: BenchInput = { name: "known", kind: "transcript", messages: msgs, facts: null, window: 200_000 };
+    const result = await replay(known, scripted(requests), replayOptions(known, { inputPricePerMTok: 3 }));
     // Call 1 writes S + A; call 2 reads S + A and writes B + C; call 3 changed its first message: reads S only.
     const write = S + tA + (tB + tC) + (tA + tB + tC);
     const read = S + tA + S;

@@ -11,4 +11,17 @@ export interface BenchInput {
   facts: PlantedFact[] | null;
   /** The working window the strategies manage, in tokens. */
   window: number;
+  /** When each message was recorded (epoch ms, null where unknown): transcripts only. */
+  times?: (number | null)[];
+  /** The agent's own compactions in the recorded session (corpus only): ground truth for the summary stand-in. */
+  compactions?: RecordedCompaction[];
+}
+
+export interface RecordedCompaction {
+  agent: string;
+  /** The first message the agent sent after it. */
+  beforeMessage: number;
+  /** The first message the agent kept verbatim after its summary (= beforeMessage when it kept none). */
+  keptFrom: number;
+  summary: string;
 }

@@ -1,4 +1,4 @@
-import { estimateTokens } from "@hatloop/context";
+import { replayOptions } from "./run-context.js";
 import { describe, expect, it } from "vitest";
 import { raw } from "./strategies/raw.js";
 import type { Strategy, SummaryCall } from "./strategies/types.js";
@@ -6,7 +6,6 @@ import { generateSession } from "./generator/index.js";
 import type { BenchInput } from "./input.js";
 import { replay } from "./replay.js";
 import { priceSummaryCalls } from "./summary-calls.js";
-import { benchSystemPrompt } from "./suite.js";
 
 // Strategies that summarise pay for it: each summary call's input at its model's price (the shared
 // prefix read from cache), plus its output, on top of the conversation's own requests.
@@ -25,8 +24,6 @@ describe("priceSummaryCalls", () => {
   });
 
   it("are added to what a strategy's replay costs", async () => {
-    const system = benchSystemPrompt();
-    const ctx = { window: 200_000, system, systemTokens: estimateTokens([], { system: [system] }) };
     const session = generateSession({ seed: 5, iterations: 20 });
     const input: BenchInput = { name: "s", kind: "synthetic", messages: session.messages, facts: session.facts, window: 200_000 };
     const call: SummaryCall = { model: "summary", inputTokens: 50_000, cachedTokens: 0, outputTokens: 2_000 };
@@ -35,8 +32,8 @@ describe("priceSummaryCalls", () => {
       name: "raw-with-a-summary",
       start: (c) => ({ ...raw.start(c), summaryCalls: () => [call] }),
     };
-    const plain = await replay(input, raw, ctx, {});
-    const paying = await replay(input, summarising, ctx, {});
+    const plain = await replay(input, raw, replayOptions(input));
+    const paying = await replay(input, summarising, replayOptions(input));
     expect(paying.summaryCalls).toBe(1);
     expect(paying.summaryCostUsd).toBeCloseTo(priceSummaryCalls([call], 3), 12);
     expect(paying.costUsd - plain.costUsd).toBeCloseTo(paying.summaryCostUsd, 12);

@@ -35,15 +35,29 @@ describe("transcript files", () => {
       }),
       "   ",
     ].join("\n");
-    const messages = parseTranscript(text, "t.jsonl");
+    const { messages, times } = parseTranscript(text, "t.jsonl");
     expect(messages).toHaveLength(3);
+    expect(times).toEqual([null, null, null]);
     expect(messages[0]).toEqual({ role: "user", content: "fix the bug" });
     const result = messages[2]!.content[0];
     expect(result).toMatchObject({ type: "tool_result", tool_use_id: "t1", is_error: true });
   });
 
+  it("reads each message's optional time as epoch ms, null where absent", () => {
+    const text = [
+      line({ role: "user", content: "go", at: "2025-07-16T20:12:02.094Z" }),
+      line({ role: "assistant", content: [{ type: "text", text: "ok" }] }),
+      line({ role: "user", content: "more", at: "2025-07-16T21:12:02Z" }),
+    ].join("\n");
+    const { messages, times } = parseTranscript(text, "t.jsonl");
+    expect(messages[0]).toEqual({ role: "user", content: "go" });
+    expect(times).toEqual([Date.UTC(2025, 6, 16, 20, 12, 2, 94), null, Date.UTC(2025, 6, 16, 21, 12, 2)]);
+  });
+
   it.each([
     ["not json", "invalid JSON"],
+    [line({ role: "user", content: "x", at: "yesterday" }), '"at" must be an ISO-8601 date string, got "yesterday"'],
+    [line({ role: "user", content: "x", at: 1752696722094 }), '"at" must be an ISO-8601 date string, got 1752696722094'],
     [line([1, 2]), "expected a JSON object"],
     [line({ role: "system", content: "x" }), 'role must be "user" or "assistant", got "system"'],
     [line({ role: "user", content: 5 }), "content must be a string or an array"],

@@ -2,14 +2,21 @@ import { readFileSync } from "node:fs";
 import type { ContentBlock, ImageBlock, Message, TextBlock } from "@hatloop/context";
 
 // Transcript files: one JSON object per line, {"role": "user" | "assistant", "content": [Anthropic
-// content blocks]} (a string content is accepted too). Blank lines are skipped. Anything else is a
-// one-line error naming the file and the line.
+// content blocks]} (a string content is accepted too), with an optional "at": the ISO-8601 time the
+// message was recorded (the real gaps between model calls decide prompt-cache expiry). Blank lines
+// are skipped. Anything else is a one-line error naming the file and the line.
 
 export class TranscriptError extends Error {}
 
+/** A transcript's messages and, per message, its time in epoch ms (null where the file has none). */
+export interface Transcript {
+  messages: Message[];
+  times: (number | null)[];
+}
+
 const IMAGE: ImageBlock = { type: "image", source: { type: "url", url: "transcript-image" } };
 
-export function readTranscript(file: string): Message[] {
+export function readTranscript(file: string): Transcript {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -19,8 +26,9 @@ export function readTranscript(file: string): Message[] {
   return parseTranscript(text, file);
 }
 
-export function parseTranscript(text: string, file: string): Message[] {
+export function parseTranscript(text: string, file: string): Transcript {
   const messages: Message[] = [];
+  const times: (number | null)[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === "") return;
     const fail = (reason: string): never => {
@@ -33,9 +41,10 @@ export function parseTranscript(text: string, file: string): Message[] {
       fail(`invalid JSON (${(error as Error).message.split("\n")[0]})`);
     }
     messages.push(toMessage(value, fail));
+    times.push(toTime(value, fail));
   });
   if (messages.length === 0) throw new TranscriptError(`${file}: no messages`);
-  return messages;
+  return { messages, times };
 }
 
 type Fail = (reason: string) => never;
@@ -47,6 +56,13 @@ function toMessage(value: unknown, fail: Fail): Message {
   if (typeof content === "string") return { role, content };
   if (!Array.isArray(content)) return fail("content must be a string or an array of content blocks");
   return { role, content: content.map((block, k) => toBlock(block, (reason) => fail(`content[${k}]: ${reason}`))) };
+}
+
+function toTime(value: unknown, fail: Fail): number | null {
+  const at = isObject(value) ? value["at"] : undefined;
+  if (at === undefined) return null;
+  const ms = typeof at === "string" ? Date.parse(at) : NaN;
+  return Number.isNaN(ms) ? fail(`"at" must be an ISO-8601 date string, got ${JSON.stringify(at)}`) : ms;
 }
 
 function toBlock(block: unknown, fail: Fail): ContentBlock {

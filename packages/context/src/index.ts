@@ -22,7 +22,16 @@ export {
 // The live context window: token accounting, guard zones and latch, the gauge, middle-out tool-result
 // removal, turn-aware pruning, summaries and the prompt-cache cost model.
 export { artifactTrail, changedPaths, toolCalls } from "./window/artifact-trail.js";
-export { type CachePricing, messageSegments, type PromptSegment, simulatePromptCache } from "./window/cache-cost.js";
+export {
+  CACHE_TTL_MS,
+  type CachePricing,
+  type CacheSimulation,
+  type CacheTtl,
+  messageSegments,
+  type PromptSegment,
+  type RequestTiming,
+  simulatePromptCache,
+} from "./window/cache-cost.js";
 export { calibrateCharsPerToken } from "./window/calibrate.js";
 export { renderCompactedHistory } from "./window/compacted-history.js";
 export { cheapestTrigger } from "./window/compaction-economics.js";
@@ -45,7 +54,7 @@ export { zoneFor } from "./window/zones.js";
 
 // Memory and checkpoint quality: decisions, injected-text filtering, secret redaction, open items and
 // knowledge facts.
-export { extractDecisionFromResponse } from "./memory/decision-extract.js";
+export { extractDecisionFromResponse, extractDecisionsFromResponse, extractUserDecisions } from "./memory/decision-extract.js";
 export { extractKeywords } from "./memory/dedup.js";
 export { extractFactCandidates } from "./memory/facts-extract.js";
 export { buildFactExtractionPrompt, parseFactExtractionResponse } from "./memory/facts-prompt.js";
@@ -54,6 +63,8 @@ export type { FactCandidate } from "./memory/facts-types.js";
 export { type DecisionRecord, mergeDecisions } from "./memory/items.js";
 export { extractNextAction } from "./memory/open-items-extract.js";
 export { isRealUserMessage, realUserText } from "./memory/real-user.js";
+export { personWords } from "./memory/person-words.js";
+export { namedItems } from "./window/named-items.js";
 export { placeholder, redactSecrets } from "./memory/redact.js";
 
 // The handoff: built from explicit inputs, rendered as markdown, JSON or YAML (and parsed back), and

@@ -25,6 +25,7 @@ describe("config schema", () => {
       keepTurns: 4,
       maxStubs: 40,
       llmSummary: true,
+      cacheTtl: "auto",
     });
     expect(config.gates).toEqual({ timeout: 300_000, detect: true });
     expect(config.tools).toEqual({ commandTimeout: 120_000, maxResultChars: 30_000, passEnv: [], isolate: "auto" });

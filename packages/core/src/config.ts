@@ -38,7 +38,7 @@ export const contextConfigSchema = z
       .enum(["economy", "balanced", "roomy", "zones"])
       .default("balanced")
       .describe(
-        "When and to what size to compact: `economy` / `balanced` / `roomy` (cost model, keeping 8 / 12 / 25% of the window) or `zones` (fixed zones only); see [context.md](context.md).",
+        "When and to what size to compact: `economy` / `balanced` / `roomy` (cost model, keeping 12 / 25 / 35% of the window) or `zones` (fixed zones only); see [context.md](context.md).",
       ),
     gaugePct: percent.default(70).describe("Guard zone, % of the window: from here the model sees a one-line context gauge."),
     warnPct: percent.default(80).describe("Guard zone: from here a warn checkpoint is written."),
@@ -55,6 +55,17 @@ export const contextConfigSchema = z
     maxStubs: positiveInt
       .default(40)
       .describe("Stubbed results the live context may carry; past this, compaction prunes old turns (summarised) instead."),
+    /**
+     * The prompt cache's lifetime: auto picks 5 minutes or an hour from the gaps between calls seen
+     * so far (context/cache-ttl.ts); fixed, for a user who knows how the sessions go (steps away
+     * often: 1h).
+     */
+    cacheTtl: z
+      .enum(["auto", "5m", "1h"])
+      .default("auto")
+      .describe(
+        "Prompt-cache lifetime: `auto` (5 minutes, an hour once enough of the gaps between calls outlive 5 minutes), `5m` or `1h` (writes cost 2x, survives an hour away); see [context.md](context.md).",
+      ),
     /** Use the model for structured summaries and fact extraction (falls back to rules on error). */
     llmSummary: z.boolean().default(true).describe("Structured LLM summaries and fact extraction (mechanical fallback on any error)."),
   })

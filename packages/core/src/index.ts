@@ -35,7 +35,7 @@ export { appendCompactedHistory, compactedHistoryOf } from "./context/compacted-
 export { messageText } from "./context/message-text.js";
 export { findRestorePoint, type RestorePoint } from "./loop/restore.js";
 export { totalTokens as totalUsageTokens } from "./loop/state.js";
-export { memoryStore } from "./store/memory-store.js";
+export { memoryStore, type InMemoryStore } from "./store/memory-store.js";
 export { followEvents, type FollowOptions } from "./persist/follow-events.js";
 export { describeEvent } from "./text/describe-event.js";
 export { formatCost, formatDuration, formatTokens, shortId } from "./text/format.js";

@@ -153,13 +153,17 @@ export function isKnownModel(model: string): boolean {
   return priceOf(model).known;
 }
 
-/** Dollar cost of one response's usage; unknown models are priced as Sonnet (see priceOf().known). */
-export function costOf(model: string, usage: Usage, options: PriceOptions = {}): number {
+/**
+ * Dollar cost of one response's usage; unknown models are priced as Sonnet (see priceOf().known).
+ * `cacheWrite1hTokens` of the cache writes were for 1-hour entries: 2x input instead of 1.25x.
+ */
+export function costOf(model: string, usage: Usage, options: PriceOptions = {}, cacheWrite1hTokens = 0): number {
   const p = priceOf(model, options);
   const micro =
     usage.inputTokens * p.inputPerMTok +
     usage.outputTokens * p.outputPerMTok +
     usage.cacheWriteTokens * p.cacheWritePerMTok +
+    cacheWrite1hTokens * (p.inputPerMTok * 2 - p.cacheWritePerMTok) +
     usage.cacheReadTokens * p.cacheReadPerMTok;
   return micro / 1_000_000;
 }

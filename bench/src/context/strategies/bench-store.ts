@@ -1,11 +1,11 @@
-import { memoryStore, type SearchHit, type Store, type StoredMessage } from "@hatloop/core";
+import { memoryStore, type InMemoryStore, type SearchHit, type StoredMessage } from "@hatloop/core";
 import { searchableText } from "../../util/message-text.js";
 
 // The store behind the hatloop strategy: core's in-memory store, with a search that stands in for
 // Postgres full-text search the way the real query ranks (more query words matched first, then the
 // newest message), over text lower-cased once per message instead of once per query.
 
-export function benchStore(): Store {
+export function benchStore(): InMemoryStore {
   const store = memoryStore({ redact: false }); // the input is taken as already redacted
   const texts = new Map<string, Map<number, string>>();
   const append = store.messages.append.bind(store.messages);

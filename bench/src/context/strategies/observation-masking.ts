@@ -1,4 +1,4 @@
-import type { Message } from "@hatloop/context";
+import { blocksOf, type Message } from "@hatloop/context";
 import { tailHandoff } from "./tail-handoff.js";
 import type { Strategy } from "./types.js";
 
@@ -14,43 +14,36 @@ export const observationMasking: Strategy = {
   summary: `tool results older than the last ${MASK_WINDOW} turns replaced by ${MASKED}, every call`,
   start() {
     const history: Message[] = [];
-    const assistants: number[] = [];
-    const masked = new WeakMap<Message, Message>();
-    let context: Message[] = [];
-
-    const take = (appended: readonly Message[]): void => {
-      for (const m of appended) {
-        if (m.role === "assistant") assistants.push(history.length);
-        history.push(m);
-      }
-    };
-    const view = (): Message[] => {
-      // Results answer the assistant message before them: mask user messages before the 10th-last assistant.
-      const cut = assistants.length > MASK_WINDOW ? assistants[assistants.length - MASK_WINDOW]! : 0;
-      context = history.map((m, i) => (i < cut && m.role === "user" ? maskOf(m, masked) : m));
-      return context;
-    };
     return {
       async next(appended) {
-        take(appended);
-        return view();
+        history.push(...appended);
+        return maskOldResults(history, MASK_WINDOW);
       },
       async handoff(appended) {
-        take(appended);
-        return tailHandoff(history, view());
+        history.push(...appended);
+        return tailHandoff(history, maskOldResults(history, MASK_WINDOW));
       },
       stats: () => ({}),
     };
   },
 };
 
-function maskOf(message: Message, cache: WeakMap<Message, Message>): Message {
-  const hit = cache.get(message);
+const masks = new WeakMap<Message, Message>();
+
+/** The messages with tool results older than the last `turns` assistant messages masked. */
+export function maskOldResults(messages: readonly Message[], turns: number): Message[] {
+  const assistants = messages.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
+  // Results answer the assistant message before them: mask user messages before the turns-th last assistant.
+  const cut = assistants.length > turns ? assistants[assistants.length - turns]! : 0;
+  return messages.map((m, i) => (i < cut && m.role === "user" ? maskOf(m) : m));
+}
+
+function maskOf(message: Message): Message {
+  const hit = masks.get(message);
   if (hit) return hit;
-  const out: Message =
-    typeof message.content === "string" || !message.content.some((b) => b.type === "tool_result")
-      ? message
-      : { ...message, content: message.content.map((b) => (b.type === "tool_result" ? { ...b, content: MASKED } : b)) };
-  cache.set(message, out);
+  const out: Message = blocksOf(message).some((b) => b.type === "tool_result")
+    ? { ...message, content: blocksOf(message).map((b) => (b.type === "tool_result" ? { ...b, content: MASKED } : b)) }
+    : message;
+  masks.set(message, out);
   return out;
 }

@@ -65,7 +65,8 @@ describe("buildHandoff", () => {
       "Keep the public tokenizer API unchanged",
       "Use a seeded random generator in the property tests",
     ]);
-    expect(handoff.decisions.map((d) => d.id)).toEqual(["d1", "d2", "d3", "d4", "d6", "d7", "d5"]);
+    // The person said "keep the public API unchanged" after the scratchpad was written: its duplicate moves last.
+    expect(handoff.decisions.map((d) => d.id)).toEqual(["d1", "d2", "d3", "d4", "d7", "d6", "d5"]);
   });
 
   it("builds working state and thread from real user messages only", () => {

@@ -95,7 +95,7 @@ export function buildHandoff(inputs: HandoffInputs): Handoff {
     modified_files: uniquePaths(inputs.git.modifiedFiles),
     created_files: uniquePaths(inputs.git.createdFiles),
     deleted_files: uniquePaths(inputs.git.deletedFiles),
-    key_decisions: keyDecisionsOf(decisions),
+    key_decisions: keyDecisionsOf(decisions, messages),
     continuation_prompt: buildContinuationPrompt({ taskTitle, hat: inputs.hat, working, failure }),
     working,
     thread: buildThread(messages),

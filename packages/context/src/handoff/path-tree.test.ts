@@ -29,4 +29,15 @@ describe("pathTree", () => {
     expect(lines[0]!.startsWith("packages/legacy/src/: module-0/implementation-0.ts, ")).toBe(true);
     expect(expandPathTree(lines)).toEqual(paths);
   });
+
+  it("keeps the leading / of absolute paths, folded or not", () => {
+    const paths = ["/a/x/1.md", "/Users/s/p/M.md"];
+    const lines = pathTree(paths);
+    expect(lines).toEqual(["/: a/x/1.md, Users/s/p/M.md"]);
+    expect(expandPathTree(lines)).toEqual(paths);
+    const mixed = ["/srv/app/a.ts", "/srv/app/b.ts", "/etc/hosts", "src/c.ts"];
+    const mixedLines = pathTree(mixed);
+    expect(mixedLines.some((l) => l.includes("Users") || l.startsWith("etc"))).toBe(false);
+    expect(expandPathTree(mixedLines).sort()).toEqual([...mixed].sort());
+  });
 });

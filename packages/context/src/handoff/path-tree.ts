@@ -15,7 +15,7 @@ export function pathTree(paths: readonly string[]): string[] {
     folded = false;
     const next = new Map<string, string[]>();
     for (const [dir, names] of byDir) {
-      if (names.length === 1 && dir !== "") {
+      if (names.length === 1 && !isRoot(dir)) {
         const up = split(dir);
         add(next, { dir: up.dir, name: `${up.name}/${names[0]}` });
         folded = true;
@@ -24,7 +24,12 @@ export function pathTree(paths: readonly string[]): string[] {
     byDir = next;
     if ([...byDir.values()].every((names) => names.length > 1 || byDir.size === 1)) break;
   }
-  return [...byDir].map(([dir, names]) => (dir === "" ? names.join(", ") : `${dir}/${SEPARATOR}${names.join(", ")}`));
+  return [...byDir].map(([dir, names]) => (dir === "" ? names.join(", ") : `${dir === "/" ? "" : dir}/${SEPARATOR}${names.join(", ")}`));
+}
+
+/** "" holds relative paths at the top, "/" absolute ones: neither folds further. */
+function isRoot(dir: string): boolean {
+  return dir === "" || dir === "/";
 }
 
 function add(byDir: Map<string, string[]>, { dir, name }: { dir: string; name: string }): void {
@@ -48,5 +53,7 @@ function split(path: string): { dir: string; name: string } {
   const note = / \((new|deleted)\)$/.exec(path)?.[0] ?? "";
   const bare = note ? path.slice(0, -note.length) : path;
   const slash = bare.lastIndexOf("/");
-  return slash === -1 ? { dir: "", name: `${bare}${note}` } : { dir: bare.slice(0, slash), name: `${bare.slice(slash + 1)}${note}` };
+  if (slash === -1) return { dir: "", name: `${bare}${note}` };
+  // An absolute path keeps its leading "/": the top of the tree is "/", not "".
+  return { dir: slash === 0 ? "/" : bare.slice(0, slash), name: `${bare.slice(slash + 1)}${note}` };
 }

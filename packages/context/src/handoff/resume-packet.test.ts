@@ -114,15 +114,17 @@ describe("renderResumePacket", () => {
     expect(new Set(order).size).toBe(order.length);
   });
 
-  it("keeps the newest key decisions when shortening them", () => {
+  it("keeps the first (most depended-on) key decisions when shortening them, each whole", () => {
     const caps = Array.from({ length: 80 }, (_, i) => 800 - i * 5);
     const text = caps
       .map((maxTokens) => renderResumePacket(handoff, { maxTokens }))
       .find((t) => listed(t, "decisions") > 0 && listed(t, "decisions") < handoff.key_decisions.length);
     expect(text).toBeDefined();
-    expect(text).toContain(`- ${handoff.key_decisions.at(-1)}`);
-    expect(text).not.toContain(`- ${handoff.key_decisions[0]}`);
-    expect(text).toContain(", older)");
+    expect(text).toContain(`- ${handoff.key_decisions[0]}`);
+    expect(text).not.toContain(`- ${handoff.key_decisions.at(-1)}`);
+    expect(text).toMatch(/\(\+\d+ more\)/);
+    const shown = text!.split("\n").filter((l) => handoff.key_decisions.some((d) => l === `- ${d}`));
+    expect(shown.length).toBe(listed(text!, "decisions"));
   });
 
   it("is deterministic", () => {

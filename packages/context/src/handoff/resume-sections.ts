@@ -27,8 +27,11 @@ const TITLES: Readonly<Record<ListSection, string>> = {
 /** The resume packet names this many changed paths at most; the full handoff names them all. */
 const MAX_PACKET_PATHS = 200;
 
-/** Newest kept when shortened (decisions); otherwise the first ones (plan order, paths). */
-const KEEP_NEWEST: ReadonlySet<ListSection> = new Set(["decisions"]);
+/** The first ones are kept when a list is shortened: plan order, paths, and decisions ranked by what later work depends on. */
+const KEEP_NEWEST: ReadonlySet<ListSection> = new Set();
+/** A decision is shown whole or not at all: one cut mid-sentence (or mid-number) misleads. */
+const WHOLE_ITEMS: ReadonlySet<ListSection> = new Set(["decisions"]);
+const WHOLE_ITEM_CHARS = 300;
 
 /**
  * One line of at most `max` chars. Injected text (a summary, recalled context...) runs from its
@@ -56,7 +59,9 @@ export function listItems(h: Handoff, section: ListSection): string[] {
 
 /** The section's lines with `shown` items; a count line when some or all were left out. */
 export function renderList(section: ListSection, items: readonly string[], shown: number, itemChars: number): string[] {
-  const cleaned = items.map((item) => clean(item, itemChars)).filter((item) => item.length > 0);
+  const cleaned = items
+    .map((item) => clean(item, WHOLE_ITEMS.has(section) ? WHOLE_ITEM_CHARS : itemChars))
+    .filter((item) => item.length > 0);
   if (cleaned.length === 0) return [];
   const count = Math.min(shown, cleaned.length);
   const picked = KEEP_NEWEST.has(section) ? cleaned.slice(cleaned.length - count) : cleaned.slice(0, count);

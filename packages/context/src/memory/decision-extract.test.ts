@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractDecisionFromResponse, MAX_DECISION_LENGTH } from "./decision-extract.js";
+import { extractDecisionFromResponse, extractDecisionsFromResponse, MAX_DECISION_LENGTH } from "./decision-extract.js";
 
 // The tests docs/design/checkpoint-quality.md asks for: extracts tier 1 (explicit marker) over tier 3
 // (bold), returns null for conversational filler, returns null for code-fence-only response, action
@@ -25,8 +25,12 @@ describe("extractDecisionFromResponse", () => {
   });
 
   it("uses a bold-prefixed bullet (tier 3) when there is no marker or intent", () => {
-    const text = ["Here is what changed.", "- **Atomic writes** keep checkpoints consistent", "- fixed the typo"].join("\n");
-    expect(extractDecisionFromResponse(text)).toBe("Atomic writes keep checkpoints consistent");
+    const text = [
+      "Here is what changed.",
+      "- **Atomic writes** instead of in-place updates keep checkpoints consistent",
+      "- fixed the typo",
+    ].join("\n");
+    expect(extractDecisionFromResponse(text)).toBe("Atomic writes instead of in-place updates keep checkpoints consistent");
   });
 
   it("ranks a line by the tier patterns as written: a bullet or bold label is not tier 1", () => {
@@ -52,9 +56,44 @@ describe("extractDecisionFromResponse", () => {
     expect(extractDecisionFromResponse(text)).toBe("The fix is to replace the fingerprint dedup with semantic dedup.");
   });
 
-  it("returns null when the highest-tier match fails the gate, without falling back to a lower tier", () => {
-    expect(extractDecisionFromResponse("I'll be right back with more.\n- Add a retry around the flaky call")).toBeNull();
-    expect(extractDecisionFromResponse("Plan:\n1. Add a retry around the flaky call")).toBeNull();
+  it("falls back to a lower tier when the highest-tier match fails the gate", () => {
+    expect(extractDecisionFromResponse("I'll be right back with more.\n- Keep a retry around the flaky call")).toBe(
+      "Keep a retry around the flaky call",
+    );
+    expect(extractDecisionFromResponse("Plan:\n1. Keep a retry around the flaky call")).toBe("Keep a retry around the flaky call");
+  });
+
+  it("keeps narration, status and progress out (issue 24)", () => {
+    for (const line of [
+      "I'll create them in parallel.",
+      "I'll help you get CuPy working, add CPU comparisons, and create a streamlined benchmark.",
+      "**GPU Support**: ✅ Compiled and available",
+      "**Step 347 / 5000 (7%)**",
+      "- **Implementation**: Added vsla_gpu_conv_fft() benchmarking to gpu_head_to_head.c",
+      "**GPU Vector Addition**: 1.14× to 1.40× faster than cuBLAS",
+      "**Missing**: vsla_gpu_conv_fft() - GPU convolution",
+      "Good — the job is running with the fixed notebook, and the watcher will say when it ends.",
+      "Rather than wait for it, let me launch the full run now while the smaller test goes on.",
+      "If you don't want it, I'll revert it to an empty list and keep the name chips.",
+      "Key findings: only BORDER_WIDTH becomes unused in app.py.",
+      "lib/wallet.tsx: signing now deserializes the transaction before it is sent.",
+      "- Add the CuPy benchmark to the suite",
+    ])
+      expect(extractDecisionFromResponse(line), line).toBeNull();
+  });
+
+  it("takes several choices from one response, and choices stated outright anywhere", () => {
+    const text = [
+      "Looked at both backends.",
+      "We won't use cuFFT here because the convolution must follow the VSLA semantics.",
+      "- **Kernel**: switch to a radix-2 Cooley-Tukey FFT written in plain CUDA",
+      "I'll keep the CPU path as the reference implementation so results can be compared.",
+    ].join("\n");
+    expect(extractDecisionsFromResponse(text)).toEqual([
+      "I'll keep the CPU path as the reference implementation so results can be compared.",
+      "Kernel: switch to a radix-2 Cooley-Tukey FFT written in plain CUDA",
+      "We won't use cuFFT here because the convolution must follow the VSLA semantics.",
+    ]);
   });
 
   it("returns null for code-fence-only response", () => {
@@ -62,14 +101,17 @@ describe("extractDecisionFromResponse", () => {
     expect(extractDecisionFromResponse(text)).toBeNull();
   });
 
-  it("action verb bullet extraction (tier 4)", () => {
+  it("action verb bullet extraction (tier 4): a bullet that chooses, not a step of the work (issue 24)", () => {
     const text = [
       "Summary of the session:",
       "- the tests in the parser module were all eventually updated",
-      "- Add a retry around the flaky network call",
+      "- Keep a retry around the flaky network call",
     ].join("\n");
-    expect(extractDecisionFromResponse(text)).toBe("Add a retry around the flaky network call");
-    expect(extractDecisionFromResponse("Done.\n2. Persist the cursor after each batch")).toBe("Persist the cursor after each batch");
+    expect(extractDecisionFromResponse(text)).toBe("Keep a retry around the flaky network call");
+    expect(extractDecisionFromResponse("Done.\n2. Persist the cursor after each batch, so that a restart resumes")).toBe(
+      "Persist the cursor after each batch, so that a restart resumes",
+    );
+    expect(extractDecisionFromResponse("- Add a retry around the flaky network call")).toBeNull();
   });
 
   it("ignores tier 4 bullets without action verbs", () => {
@@ -108,13 +150,11 @@ describe("extractDecisionFromResponse", () => {
     expect(decision).toBe("Decision: use the yaml package for checkpoints because it is already a dependency.");
   });
 
-  it("truncates to 200 characters, the cut marked by an ellipsis, when no whole sentence fits", () => {
-    const text = `Decision: use ${"very ".repeat(60)}long names.`;
-    const decision = extractDecisionFromResponse(text);
-    expect(decision).not.toBeNull();
-    expect(decision!.length).toBeLessThanOrEqual(MAX_DECISION_LENGTH);
-    expect(decision!.length).toBeGreaterThan(MAX_DECISION_LENGTH - 10);
-    expect(decision).toMatch(/^Decision: use very very .* very…$/);
+  it("stores no decision cut short: a first sentence over the limit is left out", () => {
+    expect(extractDecisionFromResponse(`Decision: use ${"very ".repeat(70)}long names.`)).toBeNull();
+    const fits = `Decision: use ${"very ".repeat(50)}long names.`;
+    expect(fits.length).toBeLessThanOrEqual(MAX_DECISION_LENGTH);
+    expect(extractDecisionFromResponse(fits)).toBe(fits);
   });
 
   it("takes the first match within the same tier", () => {
@@ -140,8 +180,8 @@ describe("extractDecisionFromResponse beyond the four tiers", () => {
     expect(extractDecisionFromResponse("Understood. Going with an internal fix.\n- **Cache** stays in memory")).toBe(
       "Cache stays in memory",
     );
-    expect(extractDecisionFromResponse("Lowering it to RETRY_MS=500: the test timed out.\n- Add a retry around the flaky call")).toBe(
-      "Add a retry around the flaky call",
+    expect(extractDecisionFromResponse("Lowering it to RETRY_MS=500: the test timed out.\n- Keep a retry around the flaky call")).toBe(
+      "Keep a retry around the flaky call",
     );
   });
 

@@ -6,7 +6,7 @@ import { collapseWhitespace, stripListMarker, stripMarkdown } from "./text.js";
 // The running sets of decisions and open items. Capture skips an item that semantically duplicates
 // one already held (docs/design/checkpoint-quality.md); merging a checkpoint's items into the running set keeps
 // the newest wording and drops the duplicates it replaces. Both are capped,
-// dropping the oldest, so the sets cannot grow without bound (50 decisions). A decision
+// dropping the oldest, so the sets cannot grow without bound (200 decisions). A decision
 // that changes a named setting supersedes every held one that changed the same name (setting.ts).
 
 export interface DecisionRecord {
@@ -17,7 +17,8 @@ export interface DecisionRecord {
   when: string | null;
 }
 
-const MAX_DECISIONS = 50;
+/** The whole session's decisions, not the last few: the handoff lists them all, the packet ranks them. */
+const MAX_DECISIONS = 200;
 const MAX_OPEN_ITEMS = 20;
 
 /** An item as stored: list marker dropped, whitespace collapsed. */

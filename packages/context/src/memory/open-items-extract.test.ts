@@ -47,3 +47,12 @@ describe("extractNextAction", () => {
     expect(extractNextAction("Nothing planned.")).toBeNull();
   });
 });
+
+describe("a lead-in is not a next action", () => {
+  it("skips 'Next steps: We should either:' and takes the first item under it", () => {
+    expect(extractNextAction("Next steps: We should either:")).toBeNull();
+    expect(extractOpenItems("## Next steps\nWe should either:\n- implement the FFT ourselves\n- drop the GPU row").nextAction).toBe(
+      "Implement the FFT ourselves",
+    );
+  });
+});

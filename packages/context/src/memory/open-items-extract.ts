@@ -29,7 +29,8 @@ const BULLET = /^\s*(?:[-*+•]|\d+[.)])\s+/;
 
 function item(text: string): string | null {
   const cleaned = cleanItem(stripMarkdown(text)).replace(/^\[[xX ]\]\s*/, "");
-  if (cleaned.length < 3 || NONE.test(cleaned)) return null;
+  // "We should either:" leads into a list; it is not itself an item (the list's items are).
+  if (cleaned.length < 3 || NONE.test(cleaned) || /[:,;]$/.test(cleaned)) return null;
   return truncateAtWord(cleaned, MAX_ITEM_LENGTH);
 }
 

@@ -98,14 +98,16 @@ describe("isRealUserMessage", () => {
   });
 
   it("lists them beside MARKERS", () => {
-    expect(FOREIGN_MARKERS.map((m) => m.text)).toEqual([
-      "<checkpoint-data",
-      "schema: openclaw/checkpoint",
-      "Summary unavailable",
-      "This summary covers",
-      "Token utilization:",
-      "## Token Gauge",
-    ]);
+    expect(FOREIGN_MARKERS.map((m) => m.text)).toEqual(
+      expect.arrayContaining([
+        "<checkpoint-data",
+        "schema: openclaw/checkpoint",
+        "Summary unavailable",
+        "This summary covers",
+        "Token utilization:",
+        "## Token Gauge",
+      ]),
+    );
   });
 });
 
@@ -121,5 +123,21 @@ describe("realUserText", () => {
     ]);
     expect(realUserText(message)).toBe("Ship it today");
     expect(isInjectedText(INJECTED.gauge)).toBe(true);
+  });
+});
+
+describe("other agents' injected context", () => {
+  it("cuts tagged segments out and keeps the person's words beside them", () => {
+    const reminder =
+      "<system-reminder>\nToday is 2026-07-13, and the current working directory is '~/tmp'.\n</system-reminder>\nwhere is the working directory?";
+    expect(realUserText(user(reminder))).toBe("where is the working directory?");
+    expect(isRealUserMessage(user("<environment_details>\n# Visible Files\nsrc/a.ts\n</environment_details>"))).toBe(false);
+    expect(isRealUserMessage(user("<permissions instructions>\nFilesystem sandboxing\n</permissions instructions>"))).toBe(false);
+    expect(realUserText(user("<task>\nFix the build\n</task>"))).toBe("<task>\nFix the build\n</task>");
+  });
+
+  it("rejects blocks other agents start with their own headers", () => {
+    for (const marker of FOREIGN_MARKERS.filter((m) => m.at === "start"))
+      expect(isRealUserMessage(user(`${marker.text} more`))).toBe(false);
   });
 });

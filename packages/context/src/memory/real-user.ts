@@ -1,4 +1,4 @@
-import { FOREIGN_MARKERS, MARKERS } from "../markers.js";
+import { FOREIGN_MARKERS, FOREIGN_TAGS, MARKERS } from "../markers.js";
 import { blocksOf, type Message, type TextBlock } from "../messages.js";
 
 // Injected-text filtering (docs/design/checkpoint-quality.md). hatloop injects gauge lines, resume packets,
@@ -47,12 +47,27 @@ function withoutSteerMarker(text: string): string {
   return (isSteeringText(text) ? text.trimStart().slice(MARKERS.steer.length) : text).trim();
 }
 
+// A segment opens at the start of a line and closes at the end of one: the tags are also named
+// inside such text ("a new `<collaboration_mode>...</collaboration_mode>` changes it").
+const FOREIGN_SEGMENT = new RegExp(`(?:^|\\n)[ \\t]*<(${FOREIGN_TAGS.map(escapeRegExp).join("|")})>[\\s\\S]*?</\\1>[ \\t]*(?=\\n|$)`, "g");
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The text without the segments other agents injected in their own tags. */
+function withoutForeignSegments(text: string): string {
+  return text.includes("<") ? text.replace(FOREIGN_SEGMENT, "").trim() : text;
+}
+
 /** The texts of a user message that a person wrote (steering marker removed), empty ones dropped. */
 function humanTexts(message: Message): string[] {
   if (message.role !== "user") return [];
   return blocksOf(message)
-    .filter((b): b is TextBlock => b.type === "text" && !isInjectedText(b.text))
-    .map((b) => withoutSteerMarker(b.text))
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => withoutForeignSegments(b.text))
+    .filter((t) => !isInjectedText(t))
+    .map(withoutSteerMarker)
     .filter((t) => t.length > 0);
 }
 

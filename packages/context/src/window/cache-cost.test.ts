@@ -75,3 +75,40 @@ describe("batched, monotone removal keeps the cache", () => {
     expect(a.reduce((n, s) => n + s.tokens, 0)).toBeGreaterThanOrEqual(estimateTokens(full.slice(0, 5)));
   });
 });
+
+describe("simulatePromptCache with time", () => {
+  const a = [seg("sys", 1_000), seg("a", 1_000)];
+  const ab = [...a, seg("b", 1_000)];
+  const min = 60_000;
+
+  it("reads within the TTL, and nothing after it", () => {
+    const warm = simulatePromptCache([a, ab], {}, [
+      { at: 0, ttl: "5m" },
+      { at: 4 * min, ttl: "5m" },
+    ]);
+    const cold = simulatePromptCache([a, ab], {}, [
+      { at: 0, ttl: "5m" },
+      { at: 6 * min, ttl: "5m" },
+    ]);
+    expect(warm.requests[1]).toMatchObject({ readTokens: 2_000, writeTokens: 1_000 });
+    expect(cold.requests[1]).toMatchObject({ readTokens: 0, writeTokens: 3_000 });
+  });
+
+  it("keeps an hour with the 1-hour TTL, whose writes cost 2x", () => {
+    const sim = simulatePromptCache([a, ab], { inputPricePerMTok: 1 }, [
+      { at: 0, ttl: "1h" },
+      { at: 40 * min, ttl: "1h" },
+    ]);
+    expect(sim.requests[1]).toMatchObject({ readTokens: 2_000, writeTokens: 1_000 });
+    expect(sim.requests[0]!.costUsd).toBeCloseTo((2_000 * 2) / 1e6, 12);
+    expect(sim.requests[1]!.costUsd).toBeCloseTo((2_000 * 0.1 + 1_000 * 2) / 1e6, 12);
+  });
+
+  it("rewrites everything when the TTL changes", () => {
+    const sim = simulatePromptCache([a, ab], {}, [
+      { at: 0, ttl: "5m" },
+      { at: 1_000, ttl: "1h" },
+    ]);
+    expect(sim.requests[1]).toMatchObject({ readTokens: 0, writeTokens: 3_000 });
+  });
+});

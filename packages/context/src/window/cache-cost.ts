@@ -4,9 +4,11 @@ import { fingerprintMessage } from "./fingerprint.js";
 
 // A pure model of Anthropic prompt caching, for tests and benchmarks: each request reads from
 // cache the longest prefix it shares with the previous request and writes the rest (a breakpoint
-// at the end of every request, cache always warm). It shows why removal must be batched and
-// monotone: every change to an early message turns the whole suffix from a 0.1× read into a
-// 1.25× write.
+// at the end of every request). It shows why removal must be batched and monotone: every change to
+// an early message turns the whole suffix from a 0.1× read into a 1.25× write. Given when each
+// request is sent and with which TTL, the cache also expires: a request more than the TTL after the
+// previous one reads nothing, and so does one whose TTL differs from the previous one's (switching
+// TTL rewrites the prefix, as seen in Claude Code's own accounting); 1-hour writes cost 2×.
 
 export interface PromptSegment {
   /** Content identity: equal fingerprints mean byte-identical segments. */
@@ -21,6 +23,16 @@ export interface CachePricing {
   writeMultiplier?: number;
   /** Cache read multiplier. Default 0.1. */
   readMultiplier?: number;
+}
+
+export type CacheTtl = "5m" | "1h";
+
+export const CACHE_TTL_MS: Record<CacheTtl, number> = { "5m": 5 * 60_000, "1h": 60 * 60_000 };
+
+/** When a request is sent (epoch ms) and the TTL its cache breakpoint asks for. */
+export interface RequestTiming {
+  at: number;
+  ttl: CacheTtl;
 }
 
 interface RequestCacheCost {
@@ -42,13 +54,21 @@ export interface CacheSimulation {
   readShare: number;
 }
 
-export function simulatePromptCache(requests: ReadonlyArray<readonly PromptSegment[]>, pricing: CachePricing = {}): CacheSimulation {
+/** Without `timing` the cache never expires (every request within the TTL of the one before). */
+export function simulatePromptCache(
+  requests: ReadonlyArray<readonly PromptSegment[]>,
+  pricing: CachePricing = {},
+  timing?: readonly RequestTiming[],
+): CacheSimulation {
   const perToken = (pricing.inputPricePerMTok ?? 3) / 1_000_000;
-  const write = pricing.writeMultiplier ?? 1.25;
   const read = pricing.readMultiplier ?? 0.1;
   let previous: readonly PromptSegment[] = [];
-  const costs = requests.map((segments) => {
-    const shared = sharedPrefixLength(previous, segments);
+  const costs = requests.map((segments, i) => {
+    const now = timing?.[i];
+    const before = timing?.[i - 1];
+    const alive = !now || !before || (now.ttl === before.ttl && now.at - before.at <= CACHE_TTL_MS[before.ttl]);
+    const shared = alive ? sharedPrefixLength(previous, segments) : 0;
+    const write = now?.ttl === "1h" ? 2 : (pricing.writeMultiplier ?? 1.25);
     previous = segments;
     const tokens = sum(segments);
     const readTokens = sum(segments.slice(0, shared));

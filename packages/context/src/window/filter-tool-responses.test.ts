@@ -168,3 +168,26 @@ describe("stubs of failing results", () => {
     expect(stub).toContain("error");
   });
 });
+
+describe("results the session has moved past go first", () => {
+  const call = (id: string, name: string, input: Record<string, unknown>): Message[] => [
+    { role: "assistant", content: [{ type: "tool_use", id, name, input }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: `output of ${id} ${"x".repeat(400)}` }] },
+  ];
+  const history: Message[] = [
+    { role: "user", content: "Fix the parser." },
+    ...call("t1", "read_file", { path: "a.ts" }),
+    ...call("t2", "run_command", { command: "npm test" }),
+    ...call("t3", "read_file", { path: "b.ts" }),
+    ...call("t4", "read_file", { path: "c.ts" }),
+    ...call("t5", "run_command", { command: "npm test" }),
+    ...call("t6", "read_file", { path: "a.ts" }),
+    ...call("t7", "read_file", { path: "a.ts", offset: 100 }),
+  ];
+
+  it("stubs a read made again later and a command run again later before anything else", () => {
+    expect(removeToolResponses(keyed(history), 30).removed).toEqual(["t2", "t1"]);
+    // Then the middle-out order of the rest; a read of another part of a file is not the same read.
+    expect(removeToolResponses(keyed(history), 60).removed).toEqual(["t2", "t1", "t4", "t3"]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { ContentBlock, Message } from "../messages.js";
+import type { ContentBlock, Message, ToolUseBlock } from "../messages.js";
 import { messagesOf, type SameEntry, type WindowEntry } from "./entry.js";
 import { indexToolUses, isStubbedResult, stubResult } from "./tool-result-stub.js";
 
@@ -34,8 +34,11 @@ export function filterToolResponses(messages: readonly Message[], removePercent:
 
 /**
  * Of the live (not yet stubbed, not frozen) tool result blocks — parallel results counted one by
- * one — stubs max(1, ⌊n·p/100⌋) (none at 0%), alternating just below and just above the middle so
- * the first and the most recent results go last. Frozen ids are stubbed at every level.
+ * one — stubs max(1, ⌊n·p/100⌋) (none at 0%). Results the session has moved past go first: a read
+ * of a file read again later, a command run again later, any call repeated later with the same
+ * input — the newer result says what is true now. Then the rest, alternating just below and just
+ * above the middle, so the first and the most recent results go last. Frozen ids are stubbed at
+ * every level.
  */
 export function removeToolResponses<T extends WindowEntry>(
   entries: readonly T[],
@@ -48,12 +51,12 @@ export function removeToolResponses<T extends WindowEntry>(
   const locations = resultLocations(messages);
   const live = locations.filter((l) => !l.stubbed && !frozen.has(l.id));
   const count = removalCount(live.length, removePercent);
-  const removed = middleOutOrder(live.length)
+  const uses = indexToolUses(messages);
+  const removed = removalOrder(live, supersededIds(locations, uses))
     .slice(0, count)
     .map((i) => live[i]!.id);
 
   const toStub = new Set([...removed, ...locations.filter((l) => !l.stubbed && frozen.has(l.id)).map((l) => l.id)]);
-  const uses = indexToolUses(messages);
   const kept = entries.map((entry): SameEntry<T> => {
     const { message } = entry;
     if (typeof message.content === "string" || !message.content.some((b) => b.type === "tool_result" && toStub.has(b.tool_use_id)))
@@ -74,6 +77,36 @@ export function removalCount(n: number, removePercent: number): number {
   if (n === 0 || removePercent <= 0) return 0;
   if (removePercent >= 100) return n;
   return Math.min(n, Math.max(1, Math.floor((n * removePercent) / 100)));
+}
+
+/** Positions of `live` in removal order: the superseded middle-out, then the others middle-out. */
+function removalOrder(live: readonly ResultLocation[], superseded: ReadonlySet<string>): number[] {
+  const order = middleOutOrder(live.length);
+  return [...order.filter((i) => superseded.has(live[i]!.id)), ...order.filter((i) => !superseded.has(live[i]!.id))];
+}
+
+/** Results whose call is made again later (same tool, same target or same input): the later one replaces them. */
+function supersededIds(locations: readonly ResultLocation[], uses: ReadonlyMap<string, ToolUseBlock>): Set<string> {
+  const latest = new Map<string, string>();
+  for (const { id } of locations) {
+    const use = uses.get(id);
+    if (use) latest.set(callKey(use), id);
+  }
+  const superseded = new Set<string>();
+  for (const { id } of locations) {
+    const use = uses.get(id);
+    if (use && latest.get(callKey(use)) !== id) superseded.add(id);
+  }
+  return superseded;
+}
+
+/** What a call is about: the file it reads, the command it runs, else its whole input. */
+function callKey(use: ToolUseBlock): string {
+  const input = use.input !== null && typeof use.input === "object" ? (use.input as Record<string, unknown>) : {};
+  const target = ["command", "cmd"].map((k) => input[k]).find((v) => typeof v === "string");
+  if (target !== undefined) return `${use.name}\u0000${String(target)}`;
+  // A read of part of a file (offset, limit, lines) is about that part: the whole input is the key.
+  return `${use.name}\u0000${JSON.stringify(input)}`;
 }
 
 /**

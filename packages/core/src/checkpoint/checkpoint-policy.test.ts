@@ -139,7 +139,8 @@ describe("checkpoint policy", () => {
     const steady = [400, 500, 590].map(size);
     expect(Math.max(...steady) / Math.min(...steady)).toBeLessThan(1.3);
     const all = rows.map((r) => JSON.stringify(r).length);
-    expect(Math.max(...all)).toBeLessThan(14_000);
+    // The Compacted History (16,000 characters at most, its entries carrying the names each compaction indexed) dominates.
+    expect(Math.max(...all)).toBeLessThan(24_000);
     expect(size(590)).toBeLessThan(JSON.stringify(run.messages).length / 100);
   });
 

@@ -4,7 +4,7 @@ import { MARKERS } from "@hatloop/context";
 // MARKERS.summary. Bounded: the oldest entries go first (they stay in the checkpoints and the
 // stored messages), so the scratchpad — shown at every hat change — never grows without limit.
 
-const MAX_HISTORY_CHARS = 8_000;
+const MAX_HISTORY_CHARS = 16_000;
 
 export function appendCompactedHistory(scratchpad: string, entry: string, maxChars = MAX_HISTORY_CHARS): string {
   const { before, entries } = split(scratchpad);

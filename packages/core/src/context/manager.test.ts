@@ -75,7 +75,7 @@ describe("context manager guard", () => {
     ]);
     // The packet's block lists them (the summary above it tells the history, old value included).
     const packet = compaction.live.find((e) => e.kind === "injected")!.message.content as Array<{ type: "text"; text: string }>;
-    const block = packet.map((b) => b.text).find((t) => t.includes("Decisions so far"))!;
+    const block = packet.map((b) => b.text).find((t) => t.includes("Decisions still in force"))!;
     expect(block).toContain("HIGH_WATER_MARK=16");
     expect(block).not.toContain("HIGH_WATER_MARK=64");
     expect(block).toContain("quarantine table");

@@ -21,6 +21,8 @@ import {
   type LatchState,
   type KeptEntry,
   newestFailureLine,
+  personWords,
+  namedItems,
   type Message,
 } from "@hatloop/context";
 import type { HatloopConfig } from "../config.js";
@@ -30,9 +32,11 @@ import type { Store, Usage } from "../store/port.js";
 import { appendCompactedHistory, compactedHistoryOf } from "./compacted-history.js";
 import { updateFacts } from "./facts.js";
 import { buildRecalledBlock, recallCapTokens, recallQuery, seqsShownInFull } from "./recall-block.js";
+import { messageText } from "./message-text.js";
 import { summarizeDropped } from "./summarize.js";
 import { addUsage, promptTokens } from "../loop/state.js";
 import { CompactionPolicy, type SummaryPricing } from "./policy.js";
+import { CacheTtlPolicy } from "./cache-ttl.js";
 
 // Context management for one session. After each iteration it measures the next request (anchored
 // on the API's reported usage) and feeds a latch, so one pressure episode gives one warn checkpoint
@@ -41,6 +45,11 @@ import { CompactionPolicy, type SummaryPricing } from "./policy.js";
 // whole older turns, summarising them (LLM with mechanical fallback), keeping facts, and injecting
 // one message with the compacted history, the user's steering, the decisions so far and recalled
 // context. Every original stays stored.
+
+/** Names indexed per compaction (about 1,000 tokens). */
+const NAMED_ITEMS = 150;
+/** Decisions shown in a compaction's packet (all of them stay in the handoff). */
+const MAX_PACKET_DECISIONS = 20;
 
 /** Share of the window at which a compaction is forced even within a pressure episode. */
 const HARD_LIMIT = 0.97;
@@ -67,6 +76,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   let compactRequested = false;
   const policy = new CompactionPolicy(config.policy, config.llmSummary ? (options.summaryPricing ?? null) : null);
   let lastTokens = 0;
+  const ttl = new CacheTtlPolicy(config.cacheTtl === "auto" ? null : config.cacheTtl);
   // Characters per token of this session's content; the API's own count of an overflowing request
   // recalibrates it (code and JSON tokenize denser than the default assumes).
   let charsPerToken: number = DEFAULT_ESTIMATE.charsPerToken;
@@ -134,7 +144,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       const fitted = fitHardLimit(compaction, Math.floor(view.contextWindow * HARD_LIMIT), estimate);
       lastTokens = fitted.tokensAfter;
       policy.compacted(fitted.tokensAfter);
+      ttl.rewrite();
       return fitted;
+    },
+
+    cacheTtl(now) {
+      return ttl.choose(now, lastTokens);
     },
 
     restub(live, stubbed) {
@@ -222,6 +237,16 @@ function sumCosts(calls: Array<{ usage: Usage | null; costUsd: number }>): Compa
   return { usage, costUsd: made.reduce((n, c) => n + c.costUsd, 0) };
 }
 
+/** The live entry that holds the task: the oldest stored user message that starts with it. */
+function taskEntry(view: ContextView): LiveEntry | undefined {
+  const head = view.task.trim().slice(0, 200);
+  let found: LiveEntry | undefined;
+  for (const e of view.live)
+    if (e.kind === "conversation" && e.seq !== null && e.message.role === "user" && messageText(e.message).trimStart().startsWith(head))
+      if (!found || e.seq < found.seq!) found = e;
+  return found;
+}
+
 /** Turn-aware pruning: keep the task and the recent turns; summarise, distil and recall the rest. */
 async function prune(
   options: ContextManagerOptions,
@@ -232,8 +257,9 @@ async function prune(
   signal: AbortSignal,
 ): Promise<Compaction> {
   const { store, config } = options;
-  // The task message is pinned: whatever else goes, the goal stays verbatim.
-  const task = view.live[0];
+  // The task message is pinned: whatever else goes, the goal stays verbatim. It is the first stored
+  // message, wherever an earlier compaction put it (behind that compaction's packet, say).
+  const task = taskEntry(view);
   const pinned = task !== undefined && plan.dropped.includes(task) ? task : null;
   const droppedEntries = plan.dropped.filter((e) => e !== pinned);
   const droppedMessages = droppedEntries.map((e) => e.message);
@@ -251,26 +277,38 @@ async function prune(
     summarizer ? { ...summarizer, signal } : null,
   );
   const droppedSeqs = droppedEntries.flatMap((e) => (e.seq === null ? [] : [e.seq]));
-  const entry = renderCompactedHistory(summary.text, {
+  const kept = liveOf(plan.kept);
+  // What the agent named in the dropped turns, as an index: one recall brings back the turn behind a name.
+  const named = namedItems(droppedMessages, { max: NAMED_ITEMS, shown: kept.map((e) => messageText(e.message)).join("\n") });
+  const index = named.length ? `\n\nNamed in these turns, newest first (recall finds the turn behind each): ${named.join(", ")}` : "";
+  const entry = renderCompactedHistory(`${summary.text}${index}`, {
     source: summary.source,
     messageCount: droppedMessages.length,
     seqs: droppedSeqs.length ? { from: Math.min(...droppedSeqs), to: Math.max(...droppedSeqs) } : undefined,
   });
 
-  const kept = liveOf(plan.kept);
   const packet: string[] = [compactedHistoryOf(appendCompactedHistory(view.scratchpad, entry))];
   // What the user said after the task is pinned like the task: pruning may drop the turns it came in.
   if (view.instructions.length)
     packet.push(
-      `${MARKERS.continuation} What the user said after the task, verbatim:\n${view.instructions.map((t) => `- ${t}`).join("\n")}`,
+      `${MARKERS.continuation} What the user said after the task, verbatim (a long one shortened, the rest stored):\n${personWords(
+        view.instructions,
+      )
+        .map((t) => `- ${t}`)
+        .join("\n")}`,
     );
   // So are the decisions: a summary covers only the turns it replaced, and the oldest summaries go
   // first, but a resumed train of thought needs every choice still in force (superseded ones are not).
   const decisions = collectDecisions(view.decisions, droppedMessages, parseScratchpad(view.scratchpad));
-  const inForce = keyDecisionsOf(decisions);
+  // Those later work still depends on (ranked on what is kept live), not merely the newest.
+  const inForce = keyDecisionsOf(
+    decisions,
+    kept.map((e) => e.message),
+    MAX_PACKET_DECISIONS,
+  );
   if (inForce.length)
     packet.push(
-      `${MARKERS.continuation} Decisions so far, oldest first (a later one replaces an earlier one on the same setting):\n${inForce.map((d) => `- ${d}`).join("\n")}`,
+      `${MARKERS.continuation} Decisions still in force, those later work depends on most first (a later one replaces an earlier one on the same setting):\n${inForce.map((d) => `- ${d}`).join("\n")}`,
     );
   // And the newest failure: the turn that showed it may be gone, and it is what the work is about.
   const lastFailure = newestFailureLine(droppedMessages) ?? view.lastFailure;

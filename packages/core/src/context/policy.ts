@@ -10,8 +10,12 @@ import type { HatloopConfig } from "../config.js";
 
 export type PolicyName = HatloopConfig["context"]["policy"];
 
-/** What each policy keeps after a compaction, as a share of the window: the cost/recall trade-off. */
-export const POLICY_RESIDUAL_PCT: Record<Exclude<PolicyName, "zones">, number> = { economy: 8, balanced: 12, roomy: 25 };
+/**
+ * What each policy keeps after a compaction, as a share of the window: the cost/continuity trade-off.
+ * `balanced` is where, on the real corpus, no peer setting is both cheaper and keeps more of what the
+ * agent later needs (docs/benchmarks.md); `economy` is cheaper and loses more, `roomy` the reverse.
+ */
+export const POLICY_RESIDUAL_PCT: Record<Exclude<PolicyName, "zones">, number> = { economy: 12, balanced: 25, roomy: 35 };
 
 /** Calls a compaction must be apart at least, whatever the cost model says (no thrashing). */
 const MIN_CALLS_APART = 3;

@@ -11,8 +11,8 @@ import { addUsage, promptTokens, type LoopState } from "./state.js";
 // wants to know who sets a field reads one switch. Store writes and events stay with the steps;
 // this module only moves the in-memory state from one iteration to the next.
 
-/** Steered messages kept in full; older ones stay in the transcript and recall. */
-export const MAX_INSTRUCTIONS = 20;
+/** The person's messages kept for compactions and the handoff (a compaction keeps them all, the oldest shortened: personWords). */
+export const MAX_INSTRUCTIONS = 200;
 /** Hat changes kept, so checkpoints stay the same size however long the session runs. */
 const MAX_HAT_HISTORY = 50;
 

@@ -1,4 +1,4 @@
-import type { DecisionRecord, Message } from "@hatloop/context";
+import type { CacheTtl, DecisionRecord, Message } from "@hatloop/context";
 import type { ContextOverflow, ToolSpec } from "../ports/model.js";
 import type { Usage } from "../store/port.js";
 
@@ -82,4 +82,6 @@ export interface ContextHook {
   gaugeLine(measurement: Measurement, contextWindow: number): string | null;
   /** Automatic recall to inject before a call (a recalled-context block), or null. */
   recallBlock?(view: ContextView): Promise<string | null>;
+  /** The prompt-cache TTL for the request sent at `now` (after beforeCall). Default 5m. */
+  cacheTtl?(now: number): CacheTtl;
 }

@@ -23,5 +23,6 @@ export async function prepareRequest(ctx: LoopContext, maxTokens: number, overfl
     if (compacted === "interrupted") return null;
   }
   const messages = sendableMessages(state.live.map((e) => e.message));
-  return { model: state.session.model, system, messages, tools, maxTokens, signal: deps.control.signal };
+  const cacheTtl = deps.context?.cacheTtl?.(ctx.now());
+  return { model: state.session.model, system, messages, tools, maxTokens, ...(cacheTtl ? { cacheTtl } : {}), signal: deps.control.signal };
 }

@@ -1,4 +1,4 @@
-import type { Message, ToolUseBlock } from "@hatloop/context";
+import type { CacheTtl, Message, ToolUseBlock } from "@hatloop/context";
 import type { Usage } from "../store/port.js";
 
 // The model port: one streamed response per call. Implemented by @hatloop/model (the Anthropic
@@ -20,6 +20,8 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolSpec[];
   maxTokens: number;
+  /** The prompt-cache TTL the breakpoints ask for (default 5m; 1h writes cost 2x and survive longer gaps). */
+  cacheTtl?: CacheTtl;
   signal?: AbortSignal;
 }
 

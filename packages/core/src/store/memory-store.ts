@@ -19,7 +19,7 @@ import { matchRank } from "./memory-search.js";
 // (redactingStore), so a loop test sees what the database would give the loop. Search approximates
 // Postgres full-text search (memory-search.ts).
 
-type MemoryStore = Store & {
+export type InMemoryStore = Store & {
   /** What is stored (redacted), for tests to look at directly. */
   data: {
     sessions: Map<string, SessionRecord>;
@@ -30,12 +30,12 @@ type MemoryStore = Store & {
 };
 
 /** `redact: false` is for benchmarks that take their input as already redacted (docs/benchmarks.md). */
-export function memoryStore(options: { redact?: boolean } = {}): MemoryStore {
+export function memoryStore(options: { redact?: boolean } = {}): InMemoryStore {
   const store = unredactedMemoryStore();
   return options.redact === false ? store : redactingStore(store);
 }
 
-function unredactedMemoryStore(): MemoryStore {
+function unredactedMemoryStore(): InMemoryStore {
   const sessions = new Map<string, SessionRecord>();
   const messages = new Map<string, StoredMessage[]>();
   const checkpoints = new Map<string, CheckpointRecord[]>();
@@ -47,7 +47,7 @@ function unredactedMemoryStore(): MemoryStore {
   let lastTime = 0;
   const now = () => new Date((lastTime = Math.max(Date.now(), lastTime + 1)));
   const list = <T>(map: Map<string, T[]>, id: string) => map.get(id) ?? map.set(id, []).get(id)!;
-  const store: MemoryStore = {
+  const store: InMemoryStore = {
     data: { sessions, messages, checkpoints, events },
     location: "memory",
     close: async () => {},

@@ -123,8 +123,8 @@ export class AnthropicModel implements ModelPort {
     // The SDK ends the iteration quietly on abort; without these checks a cut-off response would look complete.
     if (request.signal?.aborted) throw abortedError();
     if (watchdog.fired) throw idleFailure(this.streamIdleTimeoutMs);
-    const { model, webSearchRequests, ...response } = accumulator.finish();
-    const costUsd = costOf(request.model, response.usage, this.pricing) + webSearchCostOf(webSearchRequests);
+    const { model, webSearchRequests, cacheWrite1hTokens, ...response } = accumulator.finish();
+    const costUsd = costOf(request.model, response.usage, this.pricing, cacheWrite1hTokens) + webSearchCostOf(webSearchRequests);
     return { ...response, costUsd, model: model || request.model };
   }
 }

@@ -7,24 +7,30 @@ import type { CacheControl, ContentBlock, Message } from "@hatloop/context";
 // mutated: changed messages and blocks are copies.
 
 export const MAX_CACHE_BREAKPOINTS = 4;
-export const EPHEMERAL: CacheControl = { type: "ephemeral" };
+const EPHEMERAL: CacheControl = { type: "ephemeral" };
+
+/** The breakpoint for a TTL: the default 5 minutes, or an hour (written at 2x). */
+export function cacheControl(ttl: CacheControl["ttl"] = "5m"): CacheControl {
+  return ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : EPHEMERAL;
+}
 
 type CacheableBlock = Exclude<ContentBlock, { type: "thinking" | "redacted_thinking" }>;
 
-export function withConversationBreakpoint(messages: Message[], budget: number): Message[] {
+export function withConversationBreakpoint(messages: Message[], budget: number, control: CacheControl = EPHEMERAL): Message[] {
   const target = breakpointTarget(messages);
   let remaining = Math.max(0, budget - (target ? 1 : 0));
   const out: Message[] = new Array<Message>(messages.length);
   for (let m = messages.length - 1; m >= 0; m--) {
     const message = messages[m] as Message;
     if (typeof message.content === "string") {
-      out[m] = target?.message === m ? { role: message.role, content: [marked({ type: "text", text: message.content })] } : message;
+      out[m] =
+        target?.message === m ? { role: message.role, content: [marked({ type: "text", text: message.content }, control)] } : message;
       continue;
     }
     const blocks = [...message.content];
     for (let b = blocks.length - 1; b >= 0; b--) {
       const block = blocks[b] as ContentBlock;
-      if (target?.message === m && target.block === b) blocks[b] = marked(block as CacheableBlock);
+      if (target?.message === m && target.block === b) blocks[b] = marked(block as CacheableBlock, control);
       else if (hasBreakpoint(block)) {
         if (remaining > 0) remaining--;
         else blocks[b] = unmarked(block);
@@ -56,8 +62,8 @@ function hasBreakpoint(block: ContentBlock): boolean {
   return block.type !== "thinking" && block.type !== "redacted_thinking" && block.cache_control !== undefined;
 }
 
-function marked(block: CacheableBlock): CacheableBlock {
-  return { ...block, cache_control: EPHEMERAL };
+function marked(block: CacheableBlock, control: CacheControl): CacheableBlock {
+  return { ...block, cache_control: control };
 }
 
 function unmarked(block: ContentBlock): ContentBlock {

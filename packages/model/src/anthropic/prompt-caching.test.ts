@@ -64,6 +64,24 @@ describe("prompt-cache breakpoints in the request sent", () => {
     expect(messages).toEqual(before);
   });
 
+  it("asks every breakpoint for an hour when the request's TTL is 1h, and prices those writes at 2x input", async () => {
+    fake = await startFakeAnthropic({ replies: [{ content: "ok", usage: { input_tokens: 0, cache_creation_input_tokens: 1_000_000 } }] });
+    const model = new AnthropicModel({ apiKey: "sk-test", baseURL: fake.url });
+    const response = await model.complete(
+      request({ system: ["rules"], tools, messages: conversation(), cacheTtl: "1h", model: "claude-sonnet-4-5" }),
+    );
+    const body = fake.messageRequests()[0]?.body;
+    if (!body) throw new Error("no request recorded");
+    const controls = [
+      ...((body.system as TextBlockParam[]) ?? []),
+      ...((body.tools as Tool[]) ?? []),
+      ...body.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content)),
+    ].flatMap((b) => ("cache_control" in b && b.cache_control ? [b.cache_control] : []));
+    expect(controls).toEqual([1, 2, 3].map(() => ({ type: "ephemeral", ttl: "1h" })));
+    // Sonnet: $3 input, so a million 1-hour cache writes cost $6 (5-minute ones: $3.75).
+    expect(response.costUsd).toBeCloseTo(6 + (response.usage.outputTokens * 15) / 1e6, 6);
+  });
+
   it("never sends more than four breakpoints, keeping the caller's newest ones", async () => {
     fake = await startFakeAnthropic({ replies: [{ content: "ok" }] });
     const model = new AnthropicModel({ apiKey: "sk-test", baseURL: fake.url });

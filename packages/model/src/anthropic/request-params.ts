@@ -1,4 +1,4 @@
-import type { ContentBlock, Message } from "@hatloop/context";
+import type { CacheControl, ContentBlock, Message } from "@hatloop/context";
 import type { ModelRequest, ToolSpec } from "@hatloop/core";
 import type {
   Base64ImageSource,
@@ -9,7 +9,7 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
-import { EPHEMERAL, MAX_CACHE_BREAKPOINTS, withConversationBreakpoint } from "./cache-breakpoints.js";
+import { cacheControl, MAX_CACHE_BREAKPOINTS, withConversationBreakpoint } from "./cache-breakpoints.js";
 
 // ModelRequest → Messages API parameters, with the prompt-cache breakpoints placed (see
 // cache-breakpoints.ts for the conversation one).
@@ -19,10 +19,12 @@ export function toCreateParams(request: ModelRequest): MessageCreateParamsStream
 }
 
 export function toCountParams(request: Omit<ModelRequest, "maxTokens">): MessageCountTokensParams {
-  const system = systemBlocks(request.system);
-  const tools = toolParams(request.tools);
+  // Every breakpoint asks for the same TTL: a later one may not outlive an earlier one.
+  const control = cacheControl(request.cacheTtl);
+  const system = systemBlocks(request.system, control);
+  const tools = toolParams(request.tools, control);
   const budget = MAX_CACHE_BREAKPOINTS - (system.length > 0 ? 1 : 0) - (tools.length > 0 ? 1 : 0);
-  const messages = withConversationBreakpoint(request.messages, budget).map(toMessageParam);
+  const messages = withConversationBreakpoint(request.messages, budget, control).map(toMessageParam);
   return {
     model: request.model,
     messages,
@@ -31,17 +33,17 @@ export function toCountParams(request: Omit<ModelRequest, "maxTokens">): Message
   };
 }
 
-function systemBlocks(parts: string[]): TextBlockParam[] {
+function systemBlocks(parts: string[], control: CacheControl): TextBlockParam[] {
   const blocks: TextBlockParam[] = parts.filter((p) => p.trim() !== "").map((text) => ({ type: "text", text }));
   const last = blocks.at(-1);
-  if (last) last.cache_control = EPHEMERAL;
+  if (last) last.cache_control = control;
   return blocks;
 }
 
-function toolParams(specs: ToolSpec[]): Tool[] {
+function toolParams(specs: ToolSpec[], control: CacheControl): Tool[] {
   const tools: Tool[] = specs.map((s) => ({ name: s.name, description: s.description, input_schema: s.inputSchema }));
   const last = tools.at(-1);
-  if (last) last.cache_control = EPHEMERAL;
+  if (last) last.cache_control = control;
   return tools;
 }
 

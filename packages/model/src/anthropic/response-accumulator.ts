@@ -22,6 +22,8 @@ export interface AccumulatedResponse {
   truncatedTools?: string[];
   /** Server-side web searches the API ran and bills per request (usage.server_tool_use). */
   webSearchRequests: number;
+  /** Of the cache writes, those for 1-hour entries (usage.cache_creation), billed at 2x instead of 1.25x. */
+  cacheWrite1hTokens: number;
 }
 
 const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
@@ -30,6 +32,7 @@ export class ResponseAccumulator {
   private readonly blocks = new Map<number, Building>();
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   private webSearchRequests = 0;
+  private cacheWrite1hTokens = 0;
   private stopReason: string | null = null;
   private refusal: RefusalDetails | undefined;
   private model = "";
@@ -47,6 +50,7 @@ export class ResponseAccumulator {
         this.usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
         this.usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
         this.webSearchRequests = u.server_tool_use?.web_search_requests ?? 0;
+        this.cacheWrite1hTokens = u.cache_creation?.ephemeral_1h_input_tokens ?? 0;
         return;
       }
       case "content_block_start": {
@@ -135,6 +139,7 @@ export class ResponseAccumulator {
       usage: { ...this.usage },
       model: this.model,
       webSearchRequests: this.webSearchRequests,
+      cacheWrite1hTokens: this.cacheWrite1hTokens,
       ...(stopReason === "refusal" ? { refusal: this.refusal ?? { category: null, explanation: null } } : {}),
       ...(cut.length ? { truncatedTools: cut } : {}),
     };

@@ -21,6 +21,8 @@ interface Resolved {
   stopReason: string;
   stopDetails: FakeMessageReply["stopDetails"];
   usage: Required<FakeUsage>;
+  /** The request's breakpoints asked for an hour: its cache writes are 1-hour entries. */
+  hourTtl: boolean;
 }
 
 export function resolveReply(reply: FakeMessageReply, request: RecordedRequest, index: number): Resolved {
@@ -53,6 +55,7 @@ export function resolveReply(reply: FakeMessageReply, request: RecordedRequest, 
       cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
       cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0,
     },
+    hourTtl: JSON.stringify(request.body).includes('"ttl":"1h"'),
   };
 }
 
@@ -72,7 +75,9 @@ export function sseEvents(reply: FakeMessageReply, resolved: Resolved): SseEvent
           // inference geography.
           usage: {
             ...usage,
-            cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+            cache_creation: resolved.hourTtl
+              ? { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: usage.cache_creation_input_tokens }
+              : { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
             output_tokens: 1,
             service_tier: "standard",
             inference_geo: "not_available",
