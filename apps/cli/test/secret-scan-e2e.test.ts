@@ -1,5 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -19,8 +21,9 @@ import { hasTmux, Tmux } from "./support/tmux.js";
 // question (ask_user) and the person's answer (`hatloop answer`, left undelivered on the session), the
 // environment of the hatloop process (which the agent dumps into a committed file), a value of the
 // config file (a gate command), and the database URL passed as `--db` (with its password on Postgres;
-// the agent also lists the processes' command lines). Then everything stored, printed and committed is
-// searched: no secret may be found anywhere.
+// the agent also lists the processes' command lines). Then everything stored, printed, committed and
+// sent to the lifecycle hooks (a webhook and a command on every hook) is searched: no secret may be
+// found anywhere.
 
 const bin = new URL("../dist/bin.js", import.meta.url).pathname;
 const secrets = plantSecrets();
@@ -31,6 +34,11 @@ let databaseUrl: string;
 let dropDatabase = async () => {};
 let repo: string;
 let id: string;
+let hookServer: Server;
+/** Every body POSTed to the webhook, and the directory the hook command writes each stdin to (a file each). */
+const webhookBodies: string[] = [];
+let hookCommandDir: string;
+const hookCommandBodies = () => readdirSync(hookCommandDir).map((f) => readFileSync(join(hookCommandDir, f), "utf8"));
 
 /** Text streamed a few characters at a time, slowly enough to span many 150 ms event flushes. */
 function streamed(text: string, tools: FakeContent[] = []): FakeMessageReply {
@@ -88,8 +96,21 @@ beforeAll(async () => {
   } else {
     databaseUrl = join(home, "pglite");
   }
+  hookServer = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      webhookBodies.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => hookServer.listen(0, "127.0.0.1", r));
+  const webhookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hook`;
+  hookCommandDir = mkdtempSync(join(tmpdir(), "hatloop-secrets-hooks-"));
+  const targets = [webhookUrl, `cat > "$(mktemp -p ${hookCommandDir})"`];
+  const hooks = { onIteration: targets, onPause: targets, onWaiting: targets, onFail: targets, onComplete: targets };
   const configFile = join(home, "config.json");
-  writeFileSync(configFile, JSON.stringify({ gates: { test: `true # ${secrets.oneLine}` } }));
+  writeFileSync(configFile, JSON.stringify({ gates: { test: `true # ${secrets.oneLine}` }, hooks }));
   env = {
     HATLOOP_HOME: home,
     HATLOOP_CONFIG: configFile,
@@ -135,6 +156,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  hookServer?.closeAllConnections();
+  await new Promise((r) => hookServer?.close(r));
   await fake?.close();
   await dropDatabase();
 });
@@ -199,6 +222,24 @@ describe("a secret planted in every channel", () => {
     expect(dump.sessions).toContain("use [REDACTED:aws-access-key] with password=[REDACTED:password]");
     // The --db flag's password, in the session's configuration.
     if (process.env.HATLOOP_TEST_DATABASE_URL) expect(dump.sessions).toMatch(/databaseUrl\W+postgres:\/\/[^,]*\[REDACTED:url-password\]/);
+  });
+
+  it("reached the hooks: the agent's question went to onWaiting, redacted, in data and in text", () => {
+    for (const bodies of [webhookBodies, hookCommandBodies()]) {
+      const waiting = bodies.map((b) => JSON.parse(b) as { hook: string; text: string }).filter((b) => b.hook === "onWaiting");
+      expect(waiting).toEqual([
+        expect.objectContaining({
+          data: { status: "waiting", reason: "Push with [REDACTED:anthropic-key] or [REDACTED:github-token]?" },
+          text: expect.stringContaining("Push with [REDACTED:anthropic-key] or [REDACTED:github-token]?"),
+        }),
+      ]);
+      expect(bodies.map((b) => (JSON.parse(b) as { hook: string }).hook)).toEqual(expect.arrayContaining(["onIteration", "onPause"]));
+    }
+  });
+
+  it("is sent nowhere: every webhook delivery and everything a hook command got on its stdin", () => {
+    expect(leaks(webhookBodies.join("\n"), secrets), "webhook").toEqual([]);
+    expect(leaks(hookCommandBodies().join("\n"), secrets), "hook command").toEqual([]);
   });
 
   it("is stored nowhere: every row of every table", async () => {

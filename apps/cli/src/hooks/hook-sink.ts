@@ -41,7 +41,9 @@ export function createHookSink(
       return;
     }
     queue.queued++;
-    const payload = JSON.stringify({ ...(redactValue(event) as LoopEvent), hook, text: describeEvent(event) });
+    // The line is worded from the redacted event too: the raw one would carry a secret of the agent's question or an error.
+    const redacted = redactValue(event) as LoopEvent;
+    const payload = JSON.stringify({ ...redacted, hook, text: describeEvent(redacted) });
     queue.tail = queue.tail.then(async () => {
       for (const target of targets) {
         const result = await deliver({
