@@ -51,7 +51,8 @@ describe("Bedrock through AnthropicBedrock", () => {
     const sent = fake.requests.at(-1)!;
     expect(sent.path).toBe(`/model/${BEDROCK_MODEL}/invoke-with-response-stream`);
     expect(sent.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDFAKE\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
-    expect(sent.body).toMatchObject({ anthropic_version: expect.any(String) });
+    // The version Bedrock's InvokeModel documents for Claude, not the Messages API's header value.
+    expect(sent.body.anthropic_version).toBe("bedrock-2023-05-31");
     expect(sent.body).not.toHaveProperty("model");
     // Prompt caching is asked for as on the Anthropic API.
     expect(JSON.stringify(fake.inner.messageRequests()[0]!.body)).toContain('"cache_control"');
@@ -79,6 +80,19 @@ describe("Bedrock through AnthropicBedrock", () => {
       expect.stringMatching(/429.*Too many|429/),
       expect.stringMatching(/serviceUnavailableException/),
     ]);
+  });
+
+  it("refuses another anthropic_version with a 400, as Bedrock does", async () => {
+    fake = await startFakeBedrock({ replies: [{ content: "never sent" }] });
+    const answer = await fetch(`${fake.url}/model/${BEDROCK_MODEL}/invoke`, {
+      method: "POST",
+      headers: { authorization: "Bearer bedrock-api-key", "content-type": "application/json" },
+      body: JSON.stringify({ anthropic_version: "2026-10-21", max_tokens: 1, messages: [{ role: "user", content: "." }] }),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("x-amzn-errortype")).toMatch(/^ValidationException/);
+    expect(((await answer.json()) as { message: string }).message).toMatch(/anthropic_version.*2026-10-21.*bedrock-2023-05-31/);
+    expect(fake.inner.messageRequests()).toEqual([]);
   });
 
   it("sends a Bedrock API key as a bearer token instead of signing", async () => {
@@ -128,6 +142,22 @@ describe("Vertex AI through AnthropicVertex", () => {
     expect(response.usage).toEqual({ inputTokens: 120, outputTokens: 30, cacheReadTokens: 4000, cacheWriteTokens: 900 });
     expect(response.costUsd).toBeCloseTo(costOf(id, response.usage) * 1.1, 12);
     expect(fake.requests.at(-1)!.path).toBe(`/v1/projects/proj-1/locations/us-east5/publishers/anthropic/models/${id}:streamRawPredict`);
+    // The version Vertex AI's rawPredict/streamRawPredict documents for Claude.
+    expect(fake.requests.at(-1)!.body.anthropic_version).toBe("vertex-2023-10-16");
+  });
+
+  it("refuses another anthropic_version with a 400, as Vertex AI does", async () => {
+    fake = await startFakeVertex({ replies: [{ content: "never sent" }], project: "proj-1", region: "global", token });
+    const answer = await fetch(`${fake.url}/projects/proj-1/locations/global/publishers/anthropic/models/${id}:rawPredict`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ anthropic_version: "2026-10-21", max_tokens: 1, messages: [{ role: "user", content: "." }] }),
+    });
+    expect(answer.status).toBe(400);
+    const body = (await answer.json()) as { error: { status: string; message: string } };
+    expect(body.error.status).toBe("INVALID_ARGUMENT");
+    expect(body.error.message).toMatch(/anthropic_version.*2026-10-21.*vertex-2023-10-16/);
+    expect(fake.inner.messageRequests()).toEqual([]);
   });
 
   it("prices the global endpoint at the list price and retries Google's RESOURCE_EXHAUSTED", async () => {

@@ -10,6 +10,15 @@ import { CredentialProbe } from "./probe-credentials.js";
 // their own URLs, signing and stream framing), so the one AnthropicModel serves all three; each
 // cloud's SDK is imported only when it is used.
 
+/**
+ * The `anthropic_version` each cloud documents for Claude's request body (Bedrock InvokeModel,
+ * Vertex AI rawPredict/streamRawPredict). The SDKs (1.x) copy the Messages API's own
+ * `anthropic-version` header ("2026-10-21") into the body instead, which neither cloud documents;
+ * setting the header on the cloud client makes the SDK copy the documented value (and it then
+ * drops the header, as before).
+ */
+const CLOUD_API_VERSIONS = { bedrock: "bedrock-2023-05-31", vertex: "vertex-2023-10-16" } as const;
+
 export interface ProviderModelOptions extends Pick<AnthropicModelOptions, "retry" | "timeoutMs" | "streamIdleTimeoutMs"> {
   provider: Provider;
   /** The session's model id, in the provider's form (cloudModelId). */
@@ -27,7 +36,13 @@ export async function createProviderModel(options: ProviderModelOptions): Promis
   if (provider === "anthropic") return new AnthropicModel(common);
   const settings = cloudSettings(provider, env);
   const probe = new CredentialProbe();
-  const base = { baseURL: settings.baseURL, timeout: options.timeoutMs, maxRetries: 0, fetch: probe.fetch };
+  const base = {
+    baseURL: settings.baseURL,
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+    fetch: probe.fetch,
+    defaultHeaders: { "anthropic-version": CLOUD_API_VERSIONS[provider] },
+  };
   const probeRequest = { model, max_tokens: 1, messages: [{ role: "user" as const, content: "." }] };
   if (provider === "bedrock") {
     const { AnthropicBedrock } = await import("@anthropic-ai/bedrock-sdk");

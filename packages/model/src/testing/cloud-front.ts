@@ -39,7 +39,7 @@ export interface CloudRoute {
 export interface CloudFront {
   /** The base URL path the SDK is given ("" or "/v1"). */
   basePath: string;
-  /** Parses and checks a request; a rejection is answered as it is. */
+  /** Parses and checks a request (URL, auth, the exact anthropic_version); a rejection is answered as it is. */
   route(request: CloudRequest): CloudRoute | FrontRejection;
   /** Writes the inner fake's answer in the cloud's framing. */
   respond(answer: Response, res: ServerResponse, route: CloudRoute): Promise<void>;

@@ -13,9 +13,13 @@ import type { FakeAnthropicOptions } from "./fake-anthropic.js";
 
 // A fake Amazon Bedrock runtime for AnthropicBedrock: POST /model/{id}/invoke-with-response-stream
 // (and /invoke), SigV4-signed or with a Bedrock API key, anthropic_version in the body and no model
-// or stream there. Streams are AWS event-stream messages whose chunk payloads carry each Messages
+// or stream there: exactly "bedrock-2023-05-31", the value Bedrock documents for Claude (any other
+// is a ValidationException, as on Bedrock, even the Messages API's own version header value). Streams are AWS event-stream messages whose chunk payloads carry each Messages
 // API event base64-encoded; errors are Bedrock's: {"message"} bodies typed by x-amzn-ErrorType,
 // and exception messages mid-stream.
+
+/** The anthropic_version Bedrock's InvokeModel documents for Anthropic Claude. */
+const BEDROCK_VERSION = "bedrock-2023-05-31";
 
 const ROUTE = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/;
 
@@ -56,7 +60,15 @@ function route(request: CloudRequest): CloudRoute | FrontRejection {
   for (const field of ["model", "stream"]) {
     if (field in request.body) return bedrockError(400, "ValidationException", `extraneous key [${field}] is not permitted`);
   }
-  if (typeof request.body.anthropic_version !== "string") return bedrockError(400, "ValidationException", "anthropic_version is required");
+  const version = request.body.anthropic_version;
+  if (version === undefined)
+    return bedrockError(400, "ValidationException", "Malformed input request: #: required key [anthropic_version] not found");
+  if (version !== BEDROCK_VERSION)
+    return bedrockError(
+      400,
+      "ValidationException",
+      `anthropic_version ${JSON.stringify(version)} is not supported; use "${BEDROCK_VERSION}"`,
+    );
   return { model: decodeURIComponent(match[1]!), stream: match[2] === "invoke-with-response-stream" };
 }
 

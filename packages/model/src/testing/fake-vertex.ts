@@ -4,8 +4,12 @@ import type { FakeAnthropicOptions } from "./fake-anthropic.js";
 
 // A fake Vertex AI endpoint for AnthropicVertex: POST
 // /v1/projects/P/locations/L/publishers/anthropic/models/M:streamRawPredict (and :rawPredict), a
-// Google OAuth bearer token, anthropic_version in the body and no model there. The stream is the
+// Google OAuth bearer token, anthropic_version in the body (exactly "vertex-2023-10-16", the value
+// Vertex AI documents for Claude; any other is INVALID_ARGUMENT) and no model there. The stream is the
 // Messages API's SSE as it is; quota errors are Google's ({"error": {code, message, status}}).
+
+/** The anthropic_version Vertex AI's rawPredict / streamRawPredict documents for Claude. */
+const VERTEX_VERSION = "vertex-2023-10-16";
 
 const ROUTE = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/anthropic\/models\/([^/]+):(rawPredict|streamRawPredict)$/;
 
@@ -35,7 +39,10 @@ function route(request: CloudRequest, options: FakeVertexOptions): CloudRoute | 
       `Publisher model projects/${project}/locations/${region}/publishers/anthropic/models/${model} not found.`,
     );
   if ("model" in request.body) return googleError(400, "INVALID_ARGUMENT", "model: Extra inputs are not permitted");
-  if (typeof request.body.anthropic_version !== "string") return googleError(400, "INVALID_ARGUMENT", "anthropic_version: Field required");
+  const version = request.body.anthropic_version;
+  if (version === undefined) return googleError(400, "INVALID_ARGUMENT", "anthropic_version: Field required");
+  if (version !== VERTEX_VERSION)
+    return googleError(400, "INVALID_ARGUMENT", `anthropic_version ${JSON.stringify(version)} is not supported; use "${VERTEX_VERSION}"`);
   const stream = method === "streamRawPredict";
   if (Boolean(request.body.stream) !== stream) return googleError(400, "INVALID_ARGUMENT", `stream must be ${stream} for :${method}`);
   return { model: decodeURIComponent(model!), stream };
