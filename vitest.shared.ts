@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Tests read workspace packages from source through the "@hatloop/source" export condition,
@@ -26,6 +27,17 @@ export function sharedConfig(options: { isolate?: boolean } = {}) {
       isolate: options.isolate ?? false,
       unstubEnvs: true,
       env: { FORCE_COLOR: "0" },
+      // A test tagged postgres needs the Postgres server HATLOOP_TEST_DATABASE_URL names: without one it is
+      // skipped, and shown as skipped.
+      tags: [
+        {
+          name: "postgres",
+          description: "needs a Postgres server: HATLOOP_TEST_DATABASE_URL",
+          skip: !process.env.HATLOOP_TEST_DATABASE_URL,
+        },
+      ],
+      // A test file that leaves a test database on the HATLOOP_TEST_DATABASE_URL server fails.
+      setupFiles: [fileURLToPath(new URL("db/test/support/database-leaks.ts", import.meta.url))],
     },
   });
 }

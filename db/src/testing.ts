@@ -31,7 +31,7 @@ export async function openTestStore(driver: TestDriver = "pglite"): Promise<DbSt
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.HATLOOP_TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("HATLOOP_TEST_DATABASE_URL is not set");
-  const name = `hatloop_t_${randomBytes(5).toString("hex")}`;
+  const name = `${testDatabasePrefix()}_${randomBytes(5).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
   try {
     await admin.unsafe(`create database ${name}`);
@@ -51,6 +51,17 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
       await dropper.unsafe(`drop database if exists ${name} with (force)`).finally(() => dropper.end({ timeout: 5 }));
     },
   };
+}
+
+/**
+ * What a test database's name starts with: `hatloop_t`, or the prefix of the test file that creates it
+ * (HATLOOP_TEST_DATABASE_PREFIX, set by db/test/support/database-leaks.ts), so that what a file leaves
+ * on the server can be found and named after its last test.
+ */
+function testDatabasePrefix(): string {
+  const prefix = process.env.HATLOOP_TEST_DATABASE_PREFIX || "hatloop_t";
+  if (!/^[a-z][a-z0-9_]{0,40}$/.test(prefix)) throw new Error(`HATLOOP_TEST_DATABASE_PREFIX is not a plain lower-case name: ${prefix}`);
+  return prefix;
 }
 
 let template: Promise<Blob> | null = null;

@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { migrationsFolder } from "../src/migrate.js";
 import { openDb, type Database } from "../src/open.js";
 import { DatabaseUnavailableError } from "../src/resilience/outage.js";
+import { createTestDatabase } from "../src/testing.js";
 
 const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
 const TABLES = ["checklist_items", "checkpoints", "events", "fleet_sessions", "memories", "messages", "sessions", "write_receipts"];
@@ -29,15 +28,10 @@ describe("migrations from an empty database", () => {
   });
 
   it.runIf(process.env.HATLOOP_TEST_DATABASE_URL)("postgres: applies every migration once, and again is a no-op", async () => {
-    const adminUrl = process.env.HATLOOP_TEST_DATABASE_URL!;
-    const name = `hatloop_m_${randomBytes(4).toString("hex")}`;
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
+    const empty = await createTestDatabase();
     try {
       for (let round = 0; round < 2; round++) {
-        const database = await openDb({ url: url.toString() });
+        const database = await openDb({ url: empty.url });
         try {
           expect(await tablesAndMigrations(database)).toEqual({ tables: TABLES, applied: journal.entries.length });
         } finally {
@@ -45,8 +39,7 @@ describe("migrations from an empty database", () => {
         }
       }
     } finally {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await empty.drop();
     }
   });
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { fakeGh, FAKE_PR_URL } from "./support/fake-gh.js";
 import { runHatloop } from "./support/hatloop.js";
@@ -15,6 +15,7 @@ const server = process.env.HATLOOP_TEST_DATABASE_URL;
 describe.skipIf(!server)("the fleet: --pr and hooks", () => {
   it("the worker opens the pull request of a session submitted with --pr, and runs its own onComplete hook", async () => {
     const database = await createTestDatabase();
+    onTestFinished(() => database.drop());
     const { root, remote } = bareRemote();
     const base = { DATABASE_URL: database.url, HATLOOP_HOME: join(root, "home"), HATLOOP_CONFIG: join(root, "none.json") };
     const submitted = join(root, "submitter-hook.json");
