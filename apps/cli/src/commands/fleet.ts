@@ -7,7 +7,7 @@ import { redactSecrets } from "@hatloop/context";
 import { type HatloopConfig, type SessionRecord } from "@hatloop/core";
 import { fleetStore, submitSession, type DbStore } from "@hatloop/db";
 import { contextWindowOf } from "@hatloop/model";
-import { remoteCommit, taskBranchName } from "@hatloop/tools";
+import { remoteCommit, taskBranchName, WorkspaceError } from "@hatloop/tools";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { budgetOptions, positiveInt, pullRequestOptions } from "../options.js";
@@ -32,12 +32,13 @@ export function registerFleet(program: Command): void {
     .argument("[task...]", "what to do, in plain words; - reads it from stdin")
     .option("--task-file <file>", "read the task from a file")
     .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
+    .option("--base <branch>", "the remote's branch the task starts from (default: the one its HEAD names); also the pull request's base")
     .option("--hat <name>", "starting hat (default: planner)");
   pullRequestOptions(budgetOptions(submit, false))
     .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
     .option("--provider <name>", "where the workers call the model: anthropic, bedrock or vertex (their environment has its credentials)")
     .option("--json", 'print {"id": ...}')
-    .action(async (words: string[], flags: RunFlags, command: Command) => {
+    .action(async (words: string[], flags: SubmitFlags, command: Command) => {
       process.exitCode = await submitTask(words, flags, command);
     });
 
@@ -79,7 +80,9 @@ export function registerFleet(program: Command): void {
     });
 }
 
-async function submitTask(words: string[], flags: RunFlags, command: Command): Promise<number> {
+type SubmitFlags = RunFlags & { base?: string };
+
+async function submitTask(words: string[], flags: SubmitFlags, command: Command): Promise<number> {
   const config = configFor(command, runConfigFlags(flags));
   const url = serverUrl(config, "submit");
   if (flags.inPlace) throw usageError("--in-place does not go with submit (a worker works in its own worktree)");
@@ -93,7 +96,9 @@ async function submitTask(words: string[], flags: RunFlags, command: Command): P
   const hats = loadHats([bundledHatsDir]);
   if (!hats.has(config.hat) && !existsSync(repoUrl))
     throw usageError(`unknown hat "${config.hat}" (hats: ${[...hats.keys()].sort().join(", ")})`);
-  const baseCommit = await asCliError(remoteCommit(repoUrl));
+  const baseCommit = await asCliError(remoteCommit(repoUrl, flags.base).catch(withRemedy));
+  // A task started from a branch proposes its work back to it, unless the configuration names another.
+  const pr = flags.base && !config.pr.base ? { ...config.pr, base: flags.base } : config.pr;
   const id = randomUUID();
   const store = await openConfiguredStore(config);
   try {
@@ -118,7 +123,7 @@ async function submitTask(words: string[], flags: RunFlags, command: Command): P
             maxCostUsd: config.maxCostUsd ?? null,
             maxRuntimeMs: config.maxRuntime || null,
           },
-          config: { ...config, model: modelId, databaseUrl: undefined },
+          config: { ...config, pr, model: modelId, databaseUrl: undefined },
           contextWindow,
           status: "pending",
           pid: null,
@@ -136,6 +141,16 @@ async function submitTask(words: string[], flags: RunFlags, command: Command): P
   if (flags.json) printJson({ id });
   else printText(id);
   return ExitCode.ok;
+}
+
+/** A remote whose HEAD names a missing branch: the two ways out. */
+function withRemedy(error: unknown): never {
+  if (error instanceof WorkspaceError && error.code === "dangling_head")
+    throw new WorkspaceError(
+      error.code,
+      `${error.message}; pass --base <branch> to start from one of them, or point the remote's HEAD at one (in the remote: git symbolic-ref HEAD refs/heads/<branch>; on a hosting site: its default branch setting)`,
+    );
+  throw error;
 }
 
 /** A local path becomes absolute (workers on this machine can reach it); a URL stays as given. */

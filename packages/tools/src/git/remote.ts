@@ -14,19 +14,6 @@ const failed = (what: string) => (error: unknown) => {
   throw new WorkspaceError("git_failed", `${what}: ${gitErrorLine(error)}`);
 };
 
-/** The commit `ref` (default HEAD) names in the repository at `url` (a URL or a path). */
-export async function remoteCommit(url: string, ref = "HEAD"): Promise<string> {
-  const out = await gitAt(process.cwd())
-    .raw(["ls-remote", "--", url, ref])
-    .catch(failed(`cannot read the repository ${url}`));
-  const sha = out
-    .split("\n")
-    .find((line) => line.trim())
-    ?.split(/\s+/)[0];
-  if (!sha) throw new WorkspaceError("no_commits", `the repository ${url} has no ${ref === "HEAD" ? "commits (HEAD)" : ref}`);
-  return sha;
-}
-
 /** Clones `url` bare into `repoDir` the first time, fetches every branch after; returns `repoDir`. */
 export async function syncRepository(url: string, repoDir: string): Promise<string> {
   if (!existsSync(path.join(repoDir, "HEAD"))) {

@@ -3,6 +3,9 @@ export type WorkspaceErrorCode =
   | "no_such_directory"
   | "not_a_repository"
   | "no_commits"
+  /** A remote's HEAD names a branch it does not have. */
+  | "dangling_head"
+  | "no_such_branch"
   | "detached_head"
   | "branch_exists"
   | "worktree_exists"
