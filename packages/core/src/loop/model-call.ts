@@ -31,13 +31,23 @@ export async function callModel(ctx: LoopContext, request: ModelRequest): Promis
   try {
     response = await ctx.deps.model.complete(request, (event) => {
       if (event.type === "text_delta") {
-        ctx.emitter.emit("model.text", { text: event.text });
-        for (const signal of detector.push(event.text)) {
-          // In the order written: a mark must see the item added on the line before.
-          const step = stepChecklist(streamed.at(-1)?.checklist ?? base, signal);
-          streamed.push(step);
-          emitChecklistStep(ctx.emitter, step);
+        // A delta is cut anywhere; a checklist signal's events follow the text up to the end of its
+        // line, and the rest of the delta (the start of the next line) comes after them, so no
+        // other event ever splits a line of text (printed, stored, or redacted as one stream).
+        let shown = 0;
+        for (const line of lineEnds(event.text)) {
+          const signals = detector.push(event.text.slice(line.start, line.end));
+          if (signals.length === 0) continue;
+          ctx.emitter.emit("model.text", { text: event.text.slice(shown, line.end) });
+          shown = line.end;
+          for (const signal of signals) {
+            // In the order written: a mark must see the item added on the line before.
+            const step = stepChecklist(streamed.at(-1)?.checklist ?? base, signal);
+            streamed.push(step);
+            emitChecklistStep(ctx.emitter, step);
+          }
         }
+        if (shown < event.text.length) ctx.emitter.emit("model.text", { text: event.text.slice(shown) });
       } else if (event.type === "retry") {
         detector.reset();
         ctx.emitter.emit("model.retry", { attempt: event.attempt, waitMs: event.waitMs, status: event.status, reason: event.reason });
@@ -51,6 +61,16 @@ export async function callModel(ctx: LoopContext, request: ModelRequest): Promis
     throw error;
   }
   return { response: boundToolInputs(response), detector, streamed };
+}
+
+/** A delta in pieces, each ending after a newline (the last one may end without). */
+function* lineEnds(text: string): Generator<{ start: number; end: number }> {
+  let start = 0;
+  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+    yield { start, end: newline + 1 };
+    start = newline + 1;
+  }
+  if (start < text.length) yield { start, end: text.length };
 }
 
 export function isAbort(error: unknown): boolean {
