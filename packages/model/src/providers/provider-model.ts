@@ -53,19 +53,21 @@ export async function createProviderModel(options: ProviderModelOptions): Promis
       apiKey: env.AWS_BEARER_TOKEN_BEDROCK ?? null,
       ...options.bedrock,
     });
-    await probe.check(
-      () => client.messages.create(probeRequest),
-      (cause) =>
+    await probe.check(() => client.messages.create(probeRequest), {
+      missing: (cause) =>
         `no AWS credentials for Bedrock (${cause}); set AWS_PROFILE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_BEARER_TOKEN_BEDROCK`,
-    );
+    });
     return new AnthropicModel({ ...common, client, pricing: { regional: isRegionalEndpoint(provider, model, settings.region) } });
   }
   const { AnthropicVertex } = await import("@anthropic-ai/vertex-sdk");
   const client = new AnthropicVertex({ ...base, region: settings.region, projectId: settings.projectId, ...options.vertex });
-  await probe.check(
-    () => client.messages.create(probeRequest),
-    (cause) =>
+  await probe.check(() => client.messages.create(probeRequest), {
+    missing: (cause) =>
       `no Google credentials for Vertex AI (${cause}); run gcloud auth application-default login, or set GOOGLE_APPLICATION_CREDENTIALS to a key file`,
-  );
+    unreachable: (cause) =>
+      `Google credentials for Vertex AI were found, but no access token could be fetched (${cause}): check the network connection (logging in again would not help)`,
+    refused: (cause) =>
+      `Google refused the credentials for Vertex AI (${cause}); renew them: gcloud auth application-default login, or a new key in GOOGLE_APPLICATION_CREDENTIALS`,
+  });
   return new AnthropicModel({ ...common, client, pricing: { regional: isRegionalEndpoint(provider, model, settings.region) } });
 }
