@@ -7,5 +7,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["apps/cli", "packages/*", "db", "bench"],
+    // After the summary: how many Postgres tests were skipped for want of HATLOOP_TEST_DATABASE_URL.
+    reporters: ["default", "./db/test/support/postgres-reporter.ts"],
   },
 });

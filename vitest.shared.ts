@@ -28,7 +28,7 @@ export function sharedConfig(options: { isolate?: boolean } = {}) {
       unstubEnvs: true,
       env: { FORCE_COLOR: "0" },
       // A test tagged postgres needs the Postgres server HATLOOP_TEST_DATABASE_URL names: without one it is
-      // skipped, and shown as skipped.
+      // skipped, shown as skipped, and counted after the summary (db/test/support/postgres-reporter.ts).
       tags: [
         {
           name: "postgres",
@@ -38,6 +38,8 @@ export function sharedConfig(options: { isolate?: boolean } = {}) {
       ],
       // A test file that leaves a test database on the HATLOOP_TEST_DATABASE_URL server fails.
       setupFiles: [fileURLToPath(new URL("db/test/support/database-leaks.ts", import.meta.url))],
+      // A package's own run (vitest.config.ts sets the whole suite's).
+      reporters: ["default", fileURLToPath(new URL("db/test/support/postgres-reporter.ts", import.meta.url))],
     },
   });
 }

@@ -32,7 +32,7 @@ function cutAtFirstQuery(url: URL): Promise<Server> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-describe.runIf(target)("a Postgres connection cut as its first query goes out", () => {
+describe("a Postgres connection cut as its first query goes out", { tags: ["postgres"] }, () => {
   let proxy: Server;
   let proxied: string;
 

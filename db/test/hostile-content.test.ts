@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { boundJsonDepth, jsonText, type Message } from "@hatloop/context";
 import type { NewCheckpoint, NewMessage } from "@hatloop/core";
-import { openTestStore, testDrivers, type TestDriver } from "../src/testing.js";
+import { openTestStore } from "../src/testing.js";
+import { describeOnDrivers } from "./support/drivers.js";
 import type { DbStore } from "../src/store.js";
 
 // Content Postgres' text and jsonb cannot hold as it is — a NUL (U+0000), a lone UTF-16 surrogate —
@@ -21,7 +22,7 @@ function binaryFile(): string {
   return `${"const x = 1;\n".repeat(700)}${NUL}${NUL}\u0001\u0002 trailing okapi`; // a NUL after 8 KiB
 }
 
-describe.each(testDrivers())("hostile content on %s", (driver: TestDriver) => {
+describeOnDrivers("hostile content on %s", (driver) => {
   let store: DbStore;
   let sessionId: string;
   beforeAll(async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { textOf, toolResults, toolUses } from "@hatloop/context";
 import { fakeTool, runFixture, type Turn } from "../../packages/core/src/test-support/loop-fixture.js";
-import { openTestStore, testDrivers, type TestDriver } from "../src/testing.js";
+import { openTestStore } from "../src/testing.js";
+import { describeOnDrivers } from "./support/drivers.js";
 import type { DbStore } from "../src/store.js";
 
 // A whole session over the database, fed NULs and lone surrogates from every side: model text, a tool
@@ -22,7 +23,7 @@ const firstRun: Turn[] = [
   { text: `CHECKLIST_ADD:1:read a${NUL}b\nSCRATCHPAD:## Current Plan\nread the ${LONE}binary` },
 ];
 
-describe.each(testDrivers())("a session fed NULs and lone surrogates on %s", (driver: TestDriver) => {
+describeOnDrivers("a session fed NULs and lone surrogates on %s", (driver) => {
   let store: DbStore;
   beforeAll(async () => {
     store = await openTestStore(driver);

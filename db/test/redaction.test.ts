@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createEventPersister, type NewSession } from "@hatloop/core";
-import { openTestStore, testDrivers, type TestDriver } from "../src/testing.js";
+import { openTestStore } from "../src/testing.js";
+import { describeOnDrivers } from "./support/drivers.js";
 import type { DbStore } from "../src/store.js";
 import { newSession } from "./support/session.js";
 
@@ -47,7 +48,7 @@ function secretSession(overrides: Partial<NewSession> = {}): NewSession {
   });
 }
 
-describe.each(testDrivers())("redaction at the store boundary on %s", (driver: TestDriver) => {
+describeOnDrivers("redaction at the store boundary on %s", (driver) => {
   let store: DbStore;
   beforeAll(async () => {
     store = await openTestStore(driver);

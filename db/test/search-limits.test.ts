@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Message } from "@hatloop/context";
-import { openTestStore, testDrivers, type TestDriver } from "../src/testing.js";
+import { openTestStore } from "../src/testing.js";
+import { describeOnDrivers } from "./support/drivers.js";
 import type { DbStore } from "../src/store.js";
 
 // One tsvector holds at most 1 MB. A turn of 300 parallel file reads (more than ~27k distinct words)
@@ -13,7 +14,7 @@ function distinctWords(count: number, from = 0): string {
   return Array.from({ length: count }, (_, i) => `ident${(from + i).toString(36)}x${((from + i) * 7919).toString(16)}`).join(" ");
 }
 
-describe.each(testDrivers())("full-text limits on %s", (driver: TestDriver) => {
+describeOnDrivers("full-text limits on %s", (driver) => {
   let store: DbStore;
   const sessionId = randomUUID();
   beforeAll(async () => {

@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeStoreContract, newCheckpoint, newSession } from "../../packages/core/src/test-support/store-contract.js";
-import { openTestStore, testDrivers, type TestDriver } from "../src/testing.js";
+import { openTestStore } from "../src/testing.js";
+import { describeOnDrivers } from "./support/drivers.js";
 import type { DbStore } from "../src/store.js";
 
 // The store port's contract, the same the in-memory store keeps (packages/core/src/test-support/
 // store-contract.ts), on each database; then what only the database does.
 
-for (const driver of testDrivers()) describeStoreContract(driver, () => openTestStore(driver));
+describeOnDrivers("%s", (driver) => describeStoreContract(driver, () => openTestStore(driver)));
 
 /** Drizzle wraps driver errors ("Failed query: ..."); the database's own message is the cause. */
 async function expectDbError(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
@@ -18,7 +19,7 @@ async function expectDbError(promise: Promise<unknown>, pattern: RegExp): Promis
   expect(`${error?.message} ${error?.cause?.message ?? ""}`).toMatch(pattern);
 }
 
-describe.each(testDrivers())("the database on %s", (driver: TestDriver) => {
+describeOnDrivers("the database on %s", (driver) => {
   let store: DbStore;
   beforeAll(async () => {
     store = await openTestStore(driver);

@@ -1,11 +1,12 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { loopEventSchema, type LoopEvent } from "@hatloop/core";
 import { toolResults, validatePairing } from "@hatloop/context";
 import { openStore } from "@hatloop/db";
-import { createTestDatabase, testDrivers } from "@hatloop/db/testing";
+import { createTestDatabase } from "@hatloop/db/testing";
+import { describeOnDrivers } from "../../../db/test/support/drivers.js";
 import { runHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
 
@@ -21,7 +22,7 @@ const fileText = (i: number) =>
 /** Middle-out removal stubs results from the middle first (the first and newest go last). */
 const MIDDLE = 12;
 
-describe.each(testDrivers())("context management end to end on %s", (driver) => {
+describeOnDrivers("context management end to end on %s", (driver) => {
   it("warns, checkpoints, compacts, keeps every message, and recalls a removed result by a word in it", async () => {
     const files = Object.fromEntries(Array.from({ length: FILES }, (_, i) => [`src/m${i}.js`, fileText(i)]));
     const { repo, root } = makeRepo(files);

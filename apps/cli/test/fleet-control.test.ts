@@ -28,9 +28,7 @@ function workerLeftovers(home: string, worker: string): { worktrees: string[]; r
   };
 }
 
-const server = process.env.HATLOOP_TEST_DATABASE_URL;
-
-describe.skipIf(!server)("fleet control (Postgres, processes, bare remote)", () => {
+describe("fleet control (Postgres, processes, bare remote)", { tags: ["postgres"] }, () => {
   it("stop cancels a queued session (it never runs) and pauses a running one at a checkpoint, twice on one worker; resume re-queues it and a worker completes it; its worktree goes when each run ends", async () => {
     await withFleet(async ({ store, root, remote, env, workers }) => {
       // Queued, no worker yet: stop takes it out of the queue.

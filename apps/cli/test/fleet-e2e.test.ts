@@ -10,8 +10,6 @@ import { bareRemote, expectExactlyOnce, fleetEnv, fleetScenario, startWorker, su
 // bare repository as the remote. Short heartbeat, supervision and lease so a takeover happens within
 // seconds; no wall-clock assertion beyond the helpers' hang guard. Run on Node 20 and 22 (.ci/run).
 
-const server = process.env.HATLOOP_TEST_DATABASE_URL;
-
 const STEPS = 6;
 
 const median = (values: number[]) => {
@@ -60,7 +58,7 @@ const running = (w: WorkerProcess) => {
   return [...started];
 };
 
-describe.skipIf(!server)("fleet (Postgres, processes, bare remote)", () => {
+describe("fleet (Postgres, processes, bare remote)", { tags: ["postgres"] }, () => {
   it("ten sessions, three workers, one SIGKILLed and one drained: every session completes exactly once per iteration, its branch pushed", async () => {
     const database = await createTestDatabase();
     const store = await openStore({ url: database.url });

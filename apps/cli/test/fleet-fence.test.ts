@@ -13,7 +13,6 @@ import { bareRemote } from "./support/fleet.js";
 // another runner has taken the session's lease and pushed, the old one can neither move the remote
 // branch nor store a checkpoint; it stops with LeaseLostError.
 
-const server = process.env.HATLOOP_TEST_DATABASE_URL;
 const checkpoint = {
   reason: "interval" as const,
   iteration: 1,
@@ -30,7 +29,7 @@ const checkpoint = {
   gitCommit: null,
 };
 
-describe.skipIf(!server)("fleet fencing on the checkpoint path", () => {
+describe("fleet fencing on the checkpoint path", { tags: ["postgres"] }, () => {
   it("a runner whose lease was taken cannot push its branch or write a checkpoint", async () => {
     const database = await createTestDatabase();
     const store = await openStore({ url: database.url });

@@ -11,7 +11,6 @@ import { scenarioIn, startWorker, submit, withFleet } from "./support/fleet.js";
 // after a drain, on another, and end when it completes; `ls` on a terminal shows it queued, then
 // its worker. A worker at --concurrency 1 never holds two leases. No wall-clock assertion.
 
-const server = process.env.HATLOOP_TEST_DATABASE_URL;
 const bin = new URL("../dist/bin.js", import.meta.url).pathname;
 
 /** A hatloop command left running; its output so far, and how it ended. */
@@ -41,7 +40,7 @@ const count = (text: string, part: string) => text.split(part).length - 1;
 let tmux: Tmux | undefined;
 afterEach(() => tmux?.kill());
 
-describe.skipIf(!server)("following a fleet session (Postgres, processes, bare remote)", () => {
+describe("following a fleet session (Postgres, processes, bare remote)", { tags: ["postgres"] }, () => {
   it("watch and logs -f wait while it is queued, follow it across a drain to another worker and end when it completes; ls on a terminal shows it queued, then its worker; a worker at concurrency 1 holds one lease at a time", async () => {
     await withFleet(async ({ store, root, remote, env, workers }) => {
       const id = await submit(env, remote, scenarioIn(root, "long", 20, 150), "followed");

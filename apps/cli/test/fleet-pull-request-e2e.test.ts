@@ -10,9 +10,7 @@ import { bareRemote, fleetScenario, startWorker } from "./support/fleet.js";
 // gh on the worker's PATH), and runs its own hooks, not those of the machine that submitted it.
 // Postgres (HATLOOP_TEST_DATABASE_URL), real processes, a bare repository as the remote.
 
-const server = process.env.HATLOOP_TEST_DATABASE_URL;
-
-describe.skipIf(!server)("the fleet: --pr and hooks", () => {
+describe("the fleet: --pr and hooks", { tags: ["postgres"] }, () => {
   it("the worker opens the pull request of a session submitted with --pr, and runs its own onComplete hook", async () => {
     const database = await createTestDatabase();
     onTestFinished(() => database.drop());

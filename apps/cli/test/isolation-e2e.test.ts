@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestDatabase, testDrivers } from "@hatloop/db/testing";
+import { afterEach, expect, it } from "vitest";
+import { createTestDatabase } from "@hatloop/db/testing";
+import { describeOnDrivers } from "../../../db/test/support/drivers.js";
 import { isolationAvailable } from "@hatloop/tools";
 import { startFakeAnthropic, type FakeAnthropic } from "@hatloop/model/testing";
 import { runHatloop } from "./support/hatloop.js";
@@ -60,7 +61,7 @@ async function peek(driver: string, isolate: "auto" | "off"): Promise<string> {
   return execFileSync("git", ["show", `${branch}:seen.txt`], { cwd: repo, encoding: "utf8" });
 }
 
-describe.skipIf(!isolationAvailable()).each(testDrivers())("the agent's commands, isolated, on %s", (driver) => {
+describeOnDrivers("the agent's commands, isolated, on %s", { skipIf: !isolationAvailable() }, (driver) => {
   it("see hatloop's key (and --db password) when tools.isolate is off", async () => {
     const seen = await peek(driver, "off");
     expect(seen).toContain(KEY);

@@ -1,11 +1,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { loopEventSchema, type LoopEvent } from "@hatloop/core";
 import { toolResults, toolUses } from "@hatloop/context";
 import { openStore } from "@hatloop/db";
-import { createTestDatabase, testDrivers } from "@hatloop/db/testing";
+import { createTestDatabase } from "@hatloop/db/testing";
+import { describeOnDrivers } from "../../../db/test/support/drivers.js";
 import { fakeError, startFakeAnthropic, type FakeAnthropic } from "@hatloop/model/testing";
 import { runHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
@@ -41,7 +42,7 @@ const replies = [
   { content: [{ type: "tool_use" as const, name: "task_complete", input: { summary: "added double()" } }] },
 ];
 
-describe.each(testDrivers())("hatloop run end to end on %s", (driver) => {
+describeOnDrivers("hatloop run end to end on %s", (driver) => {
   it("survives a 429, a cut stream, a hanging tool and a path escape, and stores everything", async () => {
     fake = await startFakeAnthropic({ replies });
     const { repo } = makeRepo();

@@ -3,8 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { describe, expect, it } from "vitest";
-import { createTestDatabase, testDrivers } from "@hatloop/db/testing";
+import { expect, it } from "vitest";
+import { createTestDatabase } from "@hatloop/db/testing";
+import { describeOnDrivers } from "../../../db/test/support/drivers.js";
 import { makeRepo } from "./support/repo.js";
 import { until } from "./support/until.js";
 
@@ -56,7 +57,7 @@ function heldScenario(root: string, gates: [string, string]): string {
   return path;
 }
 
-describe.each(testDrivers())("hatloop watch on %s", (driver) => {
+describeOnDrivers("hatloop watch on %s", (driver) => {
   it("follows a running session from another process: it shows what came before, then every new event, in order", async () => {
     const { repo, root } = makeRepo();
     const home = mkdtempSync(join(tmpdir(), "hatloop-watch-"));
