@@ -43,6 +43,23 @@ export function budgetOptions(command: Command, more: boolean): Command {
     );
 }
 
+/** --usage-limit: what a run does at the account's usage limit (config retry.usageLimit). */
+export function usageLimitOption(command: Command): Command {
+  return command.option(
+    "--usage-limit <wait|stop>",
+    "at a usage limit that resets in hours: wait for the reset and go on (default), or stop, resumable",
+    (value: string) => {
+      if (value !== "wait" && value !== "stop") throw new InvalidArgumentError("expected wait or stop");
+      return value;
+    },
+  );
+}
+
+/** The `retry` config --usage-limit sets; undefined leaves the configuration's. */
+export function usageLimitConfig(flags: { usageLimit?: string }): { usageLimit: string } | undefined {
+  return flags.usageLimit === undefined ? undefined : { usageLimit: flags.usageLimit };
+}
+
 /** --pr and --draft (which implies --pr): a pull request when the session completes. */
 export function pullRequestOptions(command: Command): Command {
   return command

@@ -209,9 +209,19 @@ export const configSchema = z
           .default(10)
           .describe("Attempts per model call on 429/5xx/529/dropped connections (about ten minutes of outage in all)."),
         maxDelay: duration.default(120_000).describe("The longest backoff between two attempts."),
+        /**
+         * A usage limit (a subscription's allowance, an organisation's spend limit) resets in hours,
+         * not minutes: wait for the reset the API gives and go on, or stop the run (resumable).
+         */
+        usageLimit: z
+          .enum(["wait", "stop"])
+          .default("wait")
+          .describe(
+            "At a usage limit (a subscription's or organisation's, resetting in hours): `wait` for the reset the API gives, then go on (never past `maxRuntime`), or `stop` the run, resumable (`--usage-limit`); see [running.md](running.md#usage-limits).",
+          ),
       })
       .strict()
-      .default({ maxAttempts: 10, maxDelay: 120_000 }),
+      .default({ maxAttempts: 10, maxDelay: 120_000, usageLimit: "wait" }),
     context: contextConfigSchema.default(contextConfigSchema.parse({})),
     checkpoint: z
       .object({

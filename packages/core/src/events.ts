@@ -43,6 +43,18 @@ const bodies = {
   "model.request": z.object({ model: z.string(), messages: z.number(), contextTokens: z.number() }),
   "model.text": z.object({ text: z.string() }),
   "model.retry": z.object({ attempt: z.number(), waitMs: z.number(), status: z.number().nullable(), reason: z.string() }),
+  /**
+   * The account's usage limit was reached: the loop waits until `resetAt` (epoch ms) and goes on, or
+   * stops (opted out, no reset time given, or the reset is past the runtime budget). Once per reset.
+   */
+  "model.usage_limit": z.object({
+    resetAt: z.number().nullable(),
+    action: z.enum(["wait", "stop", "budget"]),
+    /** The line shown, worded when it happened (the reset in the runner's local time). */
+    message: z.string(),
+    /** The API's own words. */
+    reason: z.string(),
+  }),
   /** The provider or its SDK said something the user should know (a deprecated model); once per run. */
   "model.notice": z.object({ message: z.string() }),
   /** The API refused to go on (stop_reason "refusal"); the refused answer is archived, never sent back. */

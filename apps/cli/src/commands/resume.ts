@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { fleetStore } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
-import { budgetOptions, pullRequestConfig, pullRequestOptions } from "../options.js";
+import { budgetOptions, pullRequestConfig, pullRequestOptions, usageLimitConfig, usageLimitOption } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import type { SessionUi } from "../ui/session-ui.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
@@ -29,6 +29,7 @@ export interface ResumeFlags {
   maxTokens?: number;
   maxRuntime?: number;
   maxWait?: number;
+  usageLimit?: string;
   force?: boolean;
   pr?: boolean;
   draft?: boolean;
@@ -42,7 +43,7 @@ export function registerResume(program: Command): void {
     .description("continue a session from its latest checkpoint (budget flags add to what was used)")
     .argument("[session]", "session id or a unique prefix of it")
     .option("--last", "the most recently updated session that can be resumed");
-  pullRequestOptions(budgetOptions(command, true))
+  pullRequestOptions(usageLimitOption(budgetOptions(command, true)))
     .option("--force", "continue even though the worktree changed since the last checkpoint (keeps the changes)")
     .option("--json", "print events as JSON lines")
     .option("--plain", "plain lines even on a terminal (no TUI)")
@@ -53,7 +54,7 @@ export function registerResume(program: Command): void {
 
 async function resume(id: string | undefined, flags: ResumeFlags, command: Command): Promise<number> {
   if (!id && !flags.last) throw usageError("name a session to resume, or pass --last");
-  const config = configFor(command, { maxWait: flags.maxWait });
+  const config = configFor(command, { maxWait: flags.maxWait, retry: usageLimitConfig(flags) });
   const store = await openConfiguredStore(config);
   try {
     const session = id ? await resolveSession(store, id) : await lastResumable(store);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { SessionRecord, Store } from "@hatloop/core";
 import { usageError } from "../errors.js";
-import { budgetOptions, pullRequestConfig, pullRequestOptions } from "../options.js";
+import { budgetOptions, pullRequestConfig, pullRequestOptions, usageLimitConfig, usageLimitOption } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
 import { discardUnstartedSession } from "../session/discard.js";
@@ -22,6 +22,7 @@ export interface RunFlags {
   maxTokens?: number;
   maxRuntime?: number;
   maxWait?: number;
+  usageLimit?: string;
   model?: string;
   provider?: string;
   inPlace?: boolean;
@@ -40,7 +41,7 @@ export function registerRun(program: Command): void {
     .option("--task-file <file>", "read the task from a file (for long specifications)")
     .option("-C, --repo <dir>", "the git repository (default: the current directory)")
     .option("--hat <name>", "starting hat (default: planner)");
-  pullRequestOptions(budgetOptions(command, false))
+  pullRequestOptions(usageLimitOption(budgetOptions(command, false)))
     .option("--model <id>", "model id, or scripted:FILE to replay a scenario offline")
     .option("--provider <name>", "where the model runs: anthropic, bedrock or vertex (docs/providers.md)")
     .option("--in-place", "work in the repository's checkout on its current branch (no worktree)")
@@ -111,6 +112,7 @@ export function runConfigFlags(flags: RunFlags): Record<string, unknown> {
     maxTokens: flags.maxTokens,
     maxRuntime: flags.maxRuntime,
     maxWait: flags.maxWait,
+    retry: usageLimitConfig(flags),
     model: flags.model,
     provider: flags.provider,
     pr: pullRequestConfig(flags),

@@ -6,11 +6,13 @@ import type { LoopContext } from "./loop-context.js";
 import { callModel, isAbort, type ModelCall } from "./model-call.js";
 import { failureFrom, type Ending } from "./outcomes.js";
 import { prepareRequest } from "./request.js";
+import { asUsageLimit, awaitUsageLimit } from "./usage-limit.js";
 
 // The model's answer for one iteration, after doing what the API's answers ask for:
 // - "prompt is too long: N tokens > M maximum" (400) or request_too_large (413) is a measurement,
 //   not a fault: compact to fit and ask again, a bounded number of times;
-// - a tool call cut off by the output limit: ask again once with the model's maximum output.
+// - a tool call cut off by the output limit: ask again once with the model's maximum output;
+// - the account's usage limit: wait for its reset and ask again, or stop (usage-limit.ts).
 // Every attempt is paid for and counted; an answer asked again for is archived, never sent back,
 // and what it streamed (checklist marks) is dropped with it.
 
@@ -23,6 +25,7 @@ export type ModelTurn = { kind: "answered"; call: ModelCall } | { kind: "ended";
 export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
   let maxTokens = ctx.config.maxOutputTokens;
   let overflow: ContextOverflow | undefined;
+  const announced = new Set<number>();
   for (let overflows = 0; ;) {
     const request = await prepareRequest(ctx, maxTokens, overflow);
     if (!request) return { kind: "ended", ending: { kind: "interrupted" } };
@@ -31,6 +34,12 @@ export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
     try {
       call = await callModel(ctx, request);
     } catch (error) {
+      const limited = asUsageLimit(error);
+      if (limited) {
+        const ending = await awaitUsageLimit(ctx, limited, announced);
+        if (ending) return { kind: "ended", ending };
+        continue;
+      }
       const measured = error instanceof ModelError && !isAbort(error) ? error.overflow : null;
       if (measured && ctx.deps.context && overflows < MAX_OVERFLOW_RETRIES) {
         overflows++;

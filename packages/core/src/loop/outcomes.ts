@@ -17,6 +17,8 @@ export type Ending =
   /** `hatloop stop`. */
   | { kind: "stopped-by-user" }
   | { kind: "budget"; budget: string }
+  /** The account's usage limit, and the run was not to wait for its reset (usage-limit.ts). */
+  | { kind: "usage-limit"; resetAt: number | null }
   /** The agent asked a question and nobody here waits to answer it (a headless run). */
   | { kind: "waiting" }
   /** Loop health asked to stop (repetition, no progress, refusals...). */
@@ -39,6 +41,10 @@ function outcomeOf(ending: Ending): { outcome: LoopOutcome; checkpoint: Checkpoi
       return { outcome: { status: "paused", reason: "stopped by the user", exitCode: 130 }, checkpoint: "pause" };
     case "budget":
       return { outcome: { status: "paused", reason: `budget:${ending.budget}`, exitCode: 3 }, checkpoint: "budget" };
+    case "usage-limit": {
+      const resets = ending.resetAt === null ? "" : ` (resets ${new Date(ending.resetAt).toISOString().replace(/\.\d{3}Z$/, "Z")})`;
+      return { outcome: { status: "paused", reason: `usage limit${resets}`, exitCode: 3 }, checkpoint: "pause" };
+    }
     case "waiting":
       return { outcome: { status: "waiting", reason: "waiting for an answer", exitCode: 4 }, checkpoint: "question" };
     case "health":

@@ -73,6 +73,15 @@ export interface ContextOverflow {
   maxTokens: number | null;
 }
 
+/**
+ * The account's usage limit is reached (a subscription's allowance, an organisation's spend limit):
+ * not a rate limit that passes in seconds, but one that lasts until `resetAt` (epoch ms; null when the
+ * API did not say). The model does not retry it; the loop waits for the reset or stops (usage-limit.ts).
+ */
+export interface UsageLimit {
+  resetAt: number | null;
+}
+
 export class ModelError extends Error {
   constructor(
     message: string,
@@ -82,6 +91,8 @@ export class ModelError extends Error {
     readonly aborted = false,
     /** The request was too big for the model: compact and try again. */
     readonly overflow: ContextOverflow | null = null,
+    /** The account's usage limit: wait for its reset, or stop. */
+    readonly usageLimit: UsageLimit | null = null,
   ) {
     super(message);
   }

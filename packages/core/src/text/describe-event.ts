@@ -17,6 +17,8 @@ export function describeEvent(event: LoopEvent): string | null {
       return `   model: retry ${event.data.attempt} in ${(event.data.waitMs / 1000).toFixed(1)}s (${event.data.status ?? "connection"}: ${event.data.reason})`;
     case "model.notice":
       return `   model notice: ${event.data.message}`;
+    case "model.usage_limit":
+      return `   ! ${event.data.message}`;
     case "model.refusal": {
       const r = event.data;
       const why = [r.category, r.explanation].filter(Boolean).join(": ") || "no reason given";

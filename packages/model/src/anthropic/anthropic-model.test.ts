@@ -246,8 +246,9 @@ describe("AnthropicModel abort", () => {
   });
 
   it("abandons a retry wait on abort", async () => {
-    // An hour's wait, past the runner's ceiling: only abandoning it passes.
-    const { model } = await setup([fakeError(429, { headers: { "retry-after": "3600" } })], { maxAttempts: 3 });
+    // An hour asked for, ten minutes waited (the cap), past the runner's ceiling: only abandoning it
+    // passes. A 529: a 429 asking for an hour is a usage limit, which the loop waits out instead.
+    const { model } = await setup([fakeError(529, { headers: { "retry-after": "3600" } })], { maxAttempts: 3 });
     const controller = new AbortController();
     const pending = model.complete(request({ signal: controller.signal }), (e) => {
       if (e.type === "retry") setTimeout(() => controller.abort(), 10);

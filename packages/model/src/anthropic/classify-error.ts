@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "@anthropic-ai/sdk";
 import { ApiFailure, isRetriableStatus, statusOfErrorType } from "../retry/api-failure.js";
 import { retryAfterMs } from "../retry/retry-after.js";
+import { unifiedLimitOf } from "../retry/usage-limit.js";
 import { messageOf, oneLine } from "../retry/with-retries.js";
 
 // SDK errors → ApiFailure. `stage` tells whether the error came while opening the request or while
@@ -23,7 +24,8 @@ export function toApiFailure(error: unknown, stage: "request" | "stream", baseUR
     const label = `Anthropic API error${status !== null ? ` ${status}` : ""}${type ? ` ${type}` : ""}${where}`;
     const headers = error.headers as Headers | undefined;
     const retriable = isRetriableStatus(status) || headers?.get("x-should-retry") === "true";
-    return new ApiFailure(oneLine(`${label}: ${detail}`), status, retriable, retriable ? retryAfterMs(headers) : null);
+    const wait = retriable ? retryAfterMs(headers) : null;
+    return new ApiFailure(oneLine(`${label}: ${detail}`), status, retriable, wait, unifiedLimitOf(headers));
   }
   if (stage === "stream") return new ApiFailure(oneLine(`stream cut mid-way: ${causeOf(error)}`), null, true);
   return new ApiFailure(oneLine(messageOf(error)), null, false);

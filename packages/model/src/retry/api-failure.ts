@@ -1,4 +1,4 @@
-import type { ContextOverflow } from "@hatloop/core";
+import type { ContextOverflow, UsageLimit } from "@hatloop/core";
 
 // One failed attempt at a model request, already classified. Both models throw it from an attempt
 // so that withRetries() decides, in one place, whether to wait and try again.
@@ -14,6 +14,8 @@ export class ApiFailure extends Error {
     readonly retriable: boolean,
     /** How long the server asked us to wait, if it said. */
     readonly retryAfterMs: number | null = null,
+    /** The response said the account's unified usage limit was rejected (see usage-limit.ts). */
+    readonly usageLimit: UsageLimit | null = null,
   ) {
     super(message);
     this.overflow = overflowOf(status, message);

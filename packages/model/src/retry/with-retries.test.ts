@@ -22,7 +22,8 @@ describe("withRetries", () => {
     let calls = 0;
     const result = await withRetries(
       async () => {
-        if (calls++ === 0) throw new ApiFailure("rate limited", 429, true, 3_600_000);
+        // A 503, not a 429: a 429 asking for longer than the cap is a usage limit (usage-limit.test.ts).
+        if (calls++ === 0) throw new ApiFailure("service unavailable", 503, true, 3_600_000);
         return "ok";
       },
       opts,

@@ -1,5 +1,6 @@
 import { ModelError, type ModelStreamEvent } from "@hatloop/core";
 import { ApiFailure } from "./api-failure.js";
+import { usageLimitOf } from "./usage-limit.js";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -9,12 +10,17 @@ export interface RetryOptions {
   /** First backoff delay; doubles per attempt, with jitter, up to maxDelayMs. */
   baseDelayMs: number;
   maxDelayMs: number;
-  /** Cap on a server-requested wait, so a far-off reset time cannot hold the loop indefinitely. */
+  /**
+   * Cap on a server-requested wait, so a far-off reset time cannot hold a retry indefinitely; a 429
+   * asking for longer is a usage limit, which the loop waits out instead (usage-limit.ts).
+   */
   maxRetryAfterMs: number;
   /** Injected by tests; the wait is abandoned on abort whether or not it honours the signal. */
   sleep: Sleep;
   /** Source of jitter in [0, 1). */
   random: () => number;
+  /** The clock a usage limit's reset is reckoned from. */
+  now: () => number;
 }
 
 export const DEFAULT_RETRY_OPTIONS: RetryOptions = {
@@ -24,6 +30,7 @@ export const DEFAULT_RETRY_OPTIONS: RetryOptions = {
   maxRetryAfterMs: 10 * 60_000,
   sleep: timerSleep,
   random: Math.random,
+  now: Date.now,
 };
 
 export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -50,8 +57,8 @@ export function abortedError(): ModelError {
 
 /**
  * Runs `attempt` until it succeeds, reporting every wait as a `retry` event. An ApiFailure that is
- * not retriable, or the last one, becomes a ModelError; an abort (also while waiting) becomes an
- * aborted ModelError at once.
+ * not retriable, or the last one, becomes a ModelError, and so does a usage limit, at once (with its
+ * reset time, for the loop); an abort (also while waiting) becomes an aborted ModelError at once.
  */
 export async function withRetries<T>(
   attempt: (n: number) => Promise<T>,
@@ -67,6 +74,9 @@ export async function withRetries<T>(
       if (signal?.aborted) throw abortedError();
       if (error instanceof ModelError) throw error;
       if (!(error instanceof ApiFailure)) throw new ModelError(oneLine(messageOf(error)), null);
+      // A usage limit lasts hours: retrying within minutes cannot help. The loop waits for its reset (or stops).
+      const usageLimit = usageLimitOf(error, options.maxRetryAfterMs, options.now());
+      if (usageLimit) throw new ModelError(error.message, error.status, false, null, usageLimit);
       if (!error.retriable) throw new ModelError(error.message, error.status, false, error.overflow);
       if (n >= options.maxAttempts) {
         throw new ModelError(`${error.message} (gave up after ${n} attempts)`, error.status);

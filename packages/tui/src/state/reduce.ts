@@ -192,6 +192,7 @@ function toneOf(event: LoopEvent): Tone {
     case "model.refusal":
     case "model.truncated":
     case "model.notice":
+    case "model.usage_limit":
     case "database.outage":
       return "warn";
     case "session.end":
