@@ -1,5 +1,8 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "./args.js";
+import { resultsDir } from "./results.js";
 
 describe("bench arguments", () => {
   it("runs all four benches by default, with the documented defaults", () => {
@@ -52,6 +55,13 @@ describe("bench arguments", () => {
     });
   });
 
+  it("writes to bench/out/ by default, to bench/results/ with --publish, to DIR with --out DIR", () => {
+    const bench = fileURLToPath(new URL("..", import.meta.url));
+    expect(resultsDir(parseArgs([], {}))).toBe(join(bench, "out/"));
+    expect(resultsDir(parseArgs(["--publish"], {}))).toBe(join(bench, "results/"));
+    expect(resultsDir(parseArgs(["--out", "/tmp/x"], {}))).toBe("/tmp/x");
+  });
+
   it("takes Postgres from --pg or HATLOOP_TEST_DATABASE_URL", () => {
     expect(parseArgs(["runtime"], { HATLOOP_TEST_DATABASE_URL: "postgres://a@b/c" }).pg).toBe("postgres://a@b/c");
     expect(parseArgs(["runtime", "--pg", "postgresql://x/y"], {}).pg).toBe("postgresql://x/y");
@@ -78,6 +88,7 @@ describe("bench arguments", () => {
     [["--window", "10"], "--window must be an integer >= 1000"],
     [["--price", "free"], "--price must be a positive number"],
     [["--pg", "mysql://x"], "--pg must be a postgres:// URL"],
+    [["--publish", "--out", "/tmp/x"], "--publish writes to bench/results/: give it or --out DIR, not both"],
     [["runtime", "--transcript", "a.jsonl"], "--transcript and --corpus only apply to the context bench"],
     [["context", "context"], "context given twice"],
     [["tui", "tui"], "tui given twice"],

@@ -17,6 +17,8 @@ export interface BenchArgs {
   window: number;
   pricePerMTok: number;
   outDir: string | null;
+  /** Write to bench/results/, the tracked figures the docs quote, instead of bench/out/. */
+  publish: boolean;
   /** Write what each strategy sent, per transcript (context bench). */
   dumpDir: string | null;
   /** Extra hatloop rows with some context settings changed (the default row always runs). */
@@ -44,7 +46,8 @@ export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|sta
   --window N            working window for transcripts, in tokens (default 200000)
   --price USD           input price per million tokens for the cost model (default 3)
   --pg URL              Postgres server for the runtime and fleet benches (default $HATLOOP_TEST_DATABASE_URL)
-  --out DIR             where to write results (default bench/results)
+  --out DIR             where to write results (default bench/out/, which git ignores)
+  --publish             write them to bench/results/ instead: the tracked figures the docs quote
   --dump DIR            context: write what each strategy sent (requests.jsonl, packet.md, handoff.md,
                         stats.json per input and strategy; docs/benchmarks.md says how)
   --hatloop-variant K=V[,K=V]
@@ -62,6 +65,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     window: 200_000,
     pricePerMTok: 3,
     outDir: null,
+    publish: false,
     dumpDir: null,
     variants: [],
     help: false,
@@ -121,6 +125,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case "--out":
         args.outDir = value();
         break;
+      case "--publish":
+        args.publish = true;
+        break;
       case "--dump":
         args.dumpDir = value();
         break;
@@ -138,6 +145,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (args.commands.length === 0) args.commands = ["context", "runtime", "tui", "redaction"];
   if ((args.transcripts.length > 0 || args.corpus) && !args.commands.includes("context"))
     throw new UsageError("--transcript and --corpus only apply to the context bench");
+  if (args.publish && args.outDir !== null) throw new UsageError("--publish writes to bench/results/: give it or --out DIR, not both");
   if (args.commands.includes("fleet") && !args.pg)
     throw new UsageError("fleet needs a Postgres server: pass --pg postgres://... or set HATLOOP_TEST_DATABASE_URL");
   return args;

@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "./cli.js";
 
@@ -69,6 +71,22 @@ describe("pnpm bench", () => {
     expect(printed.tui.median.renders).toBeLessThan(50);
     expect(printed.tui.median.renderMsMedian).toBeGreaterThan(0);
     expect(readFileSync(join(dir, "tui-latest.md"), "utf8")).toContain("## TUI bench");
+  });
+
+  it("writes to bench/out/, which git ignores, unless told to publish: the tracked bench/results/ stay as they are", async () => {
+    const bench = fileURLToPath(new URL("..", import.meta.url));
+    const published = join(bench, "results", "redaction-latest.json");
+    const before = readFileSync(published, "utf8");
+    const scratch = join(bench, "out", "redaction-latest.json");
+    rmSync(scratch, { force: true });
+    const { err } = capture();
+    expect(await main(["redaction", "--quick", "--json"])).toBe(0);
+    expect(err.join("")).toContain(`redaction: results in ${scratch}`);
+    expect(JSON.parse(readFileSync(scratch, "utf8"))).toHaveProperty("timings");
+    expect(readFileSync(published, "utf8")).toBe(before);
+    // Ignored, so a checkout is as clean after a bench as before it.
+    expect(execFileSync("git", ["check-ignore", scratch], { cwd: bench, encoding: "utf8" }).trim()).toBe(scratch);
+    expect(existsSync(scratch)).toBe(true);
   });
 
   it("runs the redaction bench on every shape and size", async () => {

@@ -3,16 +3,16 @@ import { binaryBuilt, HATLOOP_BIN } from "./fleet/processes.js";
 import { parseArgs, USAGE, UsageError, type BenchArgs } from "./args.js";
 import { contextCommand, contextInputs } from "./context/command.js";
 import { TranscriptError } from "./context/transcript.js";
-import { writeResults } from "./results.js";
+import { resultsDir, writeResults } from "./results.js";
 import { redactionCommand } from "./redaction/command.js";
 import { runtimeCommand } from "./runtime/command.js";
 import { startupCommand } from "./startup/command.js";
 import { gnuTimeAvailable, GNU_TIME } from "./startup/timed-process.js";
 import { tuiCommand } from "./tui/command.js";
 
-// `pnpm bench [context|runtime|tui|redaction|fleet|startup] [options]` (main.ts runs it): runs the benches, writes bench/results/*-latest.{json,md}
-// and prints the Markdown tables (or the JSON with --json). Bad arguments and unreadable
-// transcripts: one line on stderr, exit code 2.
+// `pnpm bench [context|runtime|tui|redaction|fleet|startup] [options]` (main.ts runs it): runs the benches, writes
+// bench/out/*-latest.{json,md} (bench/results/ with --publish) and prints the Markdown tables (or the
+// JSON with --json). Bad arguments and unreadable transcripts: one line on stderr, exit code 2.
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -75,7 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     log(`startup: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const out of outputs) {
-    const files = writeResults(args.outDir, out.name, out.json, out.markdown, out.files);
+    const files = writeResults(resultsDir(args), out.name, out.json, out.markdown, out.files);
     log(`${out.name}: results in ${files.json}`);
   }
   process.stdout.write(

@@ -2,20 +2,27 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// Results land in bench/results/: <bench>-latest.json (machine-readable) and <bench>-latest.md (the
-// tables as printed). JSON keys are written in a fixed order, so runs diff cleanly.
+// Results land in bench/out/ (ignored by git, so a checkout stays clean after a bench), or with
+// --publish in bench/results/, the tracked figures the docs quote: <bench>-latest.json
+// (machine-readable) and <bench>-latest.md (the tables as printed). JSON keys are written in a fixed
+// order, so runs diff cleanly.
 
-const DEFAULT_RESULTS_DIR = fileURLToPath(new URL("../results/", import.meta.url));
+const SCRATCH_DIR = fileURLToPath(new URL("../out/", import.meta.url));
+const PUBLISHED_DIR = fileURLToPath(new URL("../results/", import.meta.url));
+
+/** Where a run writes: --out DIR, else bench/results/ with --publish, else bench/out/. */
+export function resultsDir(args: { outDir: string | null; publish: boolean }): string {
+  return args.outDir ?? (args.publish ? PUBLISHED_DIR : SCRATCH_DIR);
+}
 
 /** Writes the JSON and Markdown results, and any other files a bench made (`extra`: file name -> content). */
 export function writeResults(
-  dir: string | null,
+  out: string,
   name: string,
   json: unknown,
   markdown: string,
   extra: Readonly<Record<string, string>> = {},
 ): { json: string; markdown: string } {
-  const out = dir ?? DEFAULT_RESULTS_DIR;
   mkdirSync(out, { recursive: true });
   const files = { json: join(out, `${name}-latest.json`), markdown: join(out, `${name}-latest.md`) };
   writeFileSync(files.json, `${JSON.stringify(json, null, 2)}\n`);
