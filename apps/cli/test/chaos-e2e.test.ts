@@ -2,15 +2,17 @@ import { appendFileSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { toolResults, toolUses } from "@hatloop/context";
+import { textOf, toolResults, toolUses } from "@hatloop/context";
 import { openStore } from "@hatloop/db";
 import { createTestDatabase, testDrivers } from "@hatloop/db/testing";
 import { runHatloop, startHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
-import { writeScenario } from "./support/scenario.js";
+import { stepSignals, writeScenario } from "./support/scenario.js";
 
 // Chaos: a scripted session is killed with SIGKILL at random moments (model streaming, tools,
-// checkpoints, commits), a bounded number of times, and resumed after each kill. It must end
+// checkpoints, commits), a bounded number of times, and resumed after each kill. The first kill is
+// always in the signal window: the answer (with its MEMORY and SCRATCHPAD signals) stored, its tool
+// run, its turn not closed. It must end
 // completed, with every stored message intact: seqs without gaps or repeats, every tool call
 // answered, no iteration answered twice, every write that succeeded in the worktree.
 // Each run draws other moments; HATLOOP_CHAOS_SEED replays a failing run (the seed is in the test's name).
@@ -47,7 +49,7 @@ describe.each(testDrivers())("chaos on %s", (driver) => {
       HATLOOP_GATES__DETECT: "false",
       ...(database ? { DATABASE_URL: database.url } : {}),
     };
-    const scenario = writeScenario(root, STEPS, DELAY_MS);
+    const scenario = writeScenario(root, STEPS, DELAY_MS, { signals: true });
     // A kill while task_complete runs leaves the call answered "interrupted ... run it again if it is
     // still needed" on resume, and a model calls it again: one more completing turn for each kill.
     const again = { text: "Completing again.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] };
@@ -56,15 +58,17 @@ describe.each(testDrivers())("chaos on %s", (driver) => {
       let args = ["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"];
       const ends: string[] = [];
       for (let kill = 0; kill < KILLS; kill++) {
-        const live = startHatloop(args, env);
+        const live = startHatloop(args, kill === 0 ? { ...env, HATLOOP_FAILPOINT: "after-tool-result" } : env);
         // Once the session runs, at a random moment of the run; a run that ends without starting is a finding.
         const started = await Promise.race([live.waitFor((e) => e.type === "session.start").then(() => true), live.done.then(() => false)]);
         if (!started) {
           const ended = await live.done;
           throw new Error(`run ${kill + 1} ended before it started, with ${ended.code}: ${ended.stderr.trim()}`);
         }
-        await new Promise((r) => setTimeout(r, killDelay(next)));
-        live.kill("SIGKILL");
+        if (kill > 0) {
+          await new Promise((r) => setTimeout(r, killDelay(next)));
+          live.kill("SIGKILL");
+        }
         const ended = await live.done;
         ends.push(ended.code === null ? "killed" : `exited ${ended.code}`);
         args = ["resume", "--last", "--json"];
@@ -112,6 +116,12 @@ describe.each(testDrivers())("chaos on %s", (driver) => {
         );
         expect(written.length).toBeGreaterThan(0);
         for (const use of written) expect(existsSync(join(session!.worktreePath, (use.input as { path: string }).path))).toBe(true);
+        // Every kept answer's signals were applied, the one whose turn the first kill left open too.
+        const steps = answers.flatMap((m) => /^Step (\d+) /.exec(textOf(m.message))?.[1] ?? []).map(Number);
+        expect(steps).toContain(1);
+        const remembered = (await store.memories.listActive(session!.repoPath, { kind: "memory", limit: 100 })).map((m) => m.content);
+        expect(remembered).toEqual(expect.arrayContaining(steps.map((n) => stepSignals(n).memory)));
+        expect(session!.scratchpad).toBe(stepSignals(Math.max(...steps)).scratchpad);
       } finally {
         await store.close();
       }

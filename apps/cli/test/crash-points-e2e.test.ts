@@ -186,6 +186,35 @@ describe("crash points", () => {
     );
   });
 
+  it("killed after storing an answer with signals but before closing its turn: resume applies them (hat, scratchpad, checklist)", async () => {
+    const planned = turn(
+      "Planned.\nCHECKLIST_ADD:1:a.txt exists\nSCRATCHPAD: plan: write a.txt, then review\nEVENT:plan.complete write a.txt",
+      [{ name: "list_files", input: {} }],
+    );
+    const { env, run, home } = setup([planned, hatChange[1]!], "planner");
+    const killed = await runHatloop(run([]), { ...env, HATLOOP_FAILPOINT: "after-tool-result" });
+    expect(killed.code, killed.stderr).toBeNull(); // SIGKILL, with the answer stored and its turn open
+    const [session] = await withStore(home, (s) => s.sessions.list());
+    expect(session).toMatchObject({ hat: "planner" });
+    expect(session!.scratchpad).not.toContain("plan: write a.txt");
+
+    const resumed = await runHatloop(["resume", "--last", "--max-iterations", "2", "--json"], env);
+    expect(resumed.code, resumed.stderr).toBe(3); // the iteration budget, not consecutive tool failures
+    const out = events(resumed.stdout);
+    expect(out.find((e) => e.type === "hat.change")!.data).toMatchObject({ from: "planner", to: "creator", topic: "plan.complete" });
+    expect(out.find((e) => e.type === "tool.result")!.data).toMatchObject({ name: "write_file", isError: false });
+    await withStore(home, async (store) => {
+      const after = (await store.sessions.get(session!.id))!;
+      expect(after).toMatchObject({ hat: "creator" });
+      expect(after.scratchpad).toContain("plan: write a.txt, then review");
+      expect(await store.checklist.list(session!.id)).toMatchObject([{ id: "1", description: "a.txt exists" }]);
+      const messages = await store.messages.range(session!.id, 1, 1_000);
+      const closing = messages.find((m) => m.message.role === "user" && toolResults(m.message).length > 0)!;
+      expect(JSON.stringify(closing.message)).toContain("creator"); // the hat-change message closes the interrupted turn
+      expect(closing.hat).toBe("creator");
+    });
+  });
+
   it("killed during the gate baseline: the gate command dies with it, and the session shows as interrupted and is removable", async () => {
     const { env, run, home } = setup([turn("never asked")], "creator");
     const pidFile = join(home, "gate.pid");

@@ -1,5 +1,4 @@
 import { textOf } from "@hatloop/context";
-import { routeEvent } from "../hats/router.js";
 import { toolUseBlocks } from "../ports/model.js";
 import type { ToolServices } from "../ports/tools.js";
 import { parseSignals } from "../signals/parse.js";
@@ -21,6 +20,7 @@ import { askUser } from "./question.js";
 import { handleRefusal } from "./refusal.js";
 import { runtimeMs, totalTokens } from "./state.js";
 import { closeTurn, deliverSteering } from "./turn-end.js";
+import { route } from "./routing.js";
 import { messageText } from "../context/message-text.js";
 import { seqsShownInFull } from "../context/recall-block.js";
 import { handleNotices, recordHealth } from "./health-notes.js";
@@ -170,24 +170,6 @@ async function checkCompletion(
     return { complete: false };
   }
   return { complete: true };
-}
-
-function route(ctx: LoopContext, effects: SignalEffects): { from: string; topic: string; message: string } | null {
-  if (!effects.event) return null;
-  const { state, emitter } = ctx;
-  const { topic, payload } = effects.event;
-  const result = routeEvent(ctx.deps.hats, state.hat, topic);
-  if (result.kind === "rejected") {
-    emitter.emit("route.rejected", { hat: state.hat.name, topic, reason: result.reason });
-    apply(state, { type: "noted", notes: [`EVENT:${topic} was not routed: ${result.reason}.`] });
-    return null;
-  }
-  const from = state.hat.name;
-  apply(state, { type: "routed", to: result.to, topic });
-  emitter.emit("hat.change", { from, to: result.to.name, topic });
-  const p = payload as { message?: string } | undefined;
-  const message = typeof p?.message === "string" ? `Message from the ${from}: ${p.message}` : p ? `Payload: ${JSON.stringify(p)}` : "";
-  return { from, topic, message };
 }
 
 async function finishIteration(ctx: LoopContext, started: number): Promise<void> {

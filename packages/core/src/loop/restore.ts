@@ -1,4 +1,4 @@
-import { renderResumePacket, toolUses, validateHandoff, type Handoff, type ToolResultBlock } from "@hatloop/context";
+import { renderResumePacket, toolUses, validateHandoff, type Handoff, type Message, type ToolResultBlock } from "@hatloop/context";
 import type { HatloopConfig } from "../config.js";
 import { isContextRef, refSeqs } from "../checkpoint/refs.js";
 import { eventReader } from "../persist/read-events.js";
@@ -12,7 +12,8 @@ import type { LoopState, SavedLoopState } from "./state.js";
 // Rebuilds the loop state. A fresh session starts empty. A session with checkpoints restores the
 // newest readable one (an unreadable one is skipped with a warning) and then replays the messages
 // stored after it, so a crash between checkpoints loses nothing; a tool call the crash left without
-// a result gets one that says so.
+// a result gets one that says so. An answer stored without its closing message (an open turn) is
+// handed back with those results, for the loop to close as it would have (open-turn.ts).
 
 export interface RestoredState {
   state: LoopState;
@@ -21,6 +22,16 @@ export interface RestoredState {
   checkpoint: CheckpointRecord | null;
   /** The run that stored the last message had completed the task (killed before recording it). */
   completed: boolean;
+  /** The last stored message is an answer whose turn was never closed: its signals are not applied yet. */
+  openTurn: OpenTurn | null;
+  /** The resume packet, to append once the open turn is closed (the API wants tool results right after their calls). */
+  resumePacket: Message | null;
+}
+
+export interface OpenTurn {
+  answer: Message;
+  /** A result for each of its tool calls, saying what is known of it. */
+  results: ToolResultBlock[];
 }
 
 export async function restoreState(session: SessionRecord, deps: LoopDeps, config: HatloopConfig, now: number): Promise<RestoredState> {
@@ -58,8 +69,9 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
   if (point.checkpoint) {
     restoreFrom(state, point, deps);
     const completed = await appendTail(state, point, deps);
-    if (!completed) addResumePacket(state, point.checkpoint, point.warnings);
-    return { state, resumed: true, warnings: point.warnings, checkpoint: point.checkpoint, completed };
+    const openTurn = await openTurnOf(state, deps.store);
+    const resumePacket = completed ? null : packetOf(state, point.checkpoint, point.warnings);
+    return { state, resumed: true, warnings: point.warnings, checkpoint: point.checkpoint, completed, openTurn, resumePacket };
   }
   const warnings = point.warnings;
   if (state.nextSeq > 1) {
@@ -69,10 +81,18 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
     // The row may lag the log (killed before the row was updated): the messages say how far it got.
     state.iteration = Math.max(state.iteration, ...stored.map((m) => m.iteration));
     takeHatOf(state, stored, deps);
-    await repairTail(state, deps.store);
-    return { state, resumed: true, warnings, checkpoint: null, completed: completedIn(state.live.at(-1)?.message) };
+    const completed = completedIn(state.live.at(-1)?.message);
+    return {
+      state,
+      resumed: true,
+      warnings,
+      checkpoint: null,
+      completed,
+      openTurn: await openTurnOf(state, deps.store),
+      resumePacket: null,
+    };
   }
-  return { state, resumed: false, warnings, checkpoint: null, completed: false };
+  return { state, resumed: false, warnings, checkpoint: null, completed: false, openTurn: null, resumePacket: null };
 }
 
 export interface RestorePoint {
@@ -147,7 +167,6 @@ async function appendTail(state: LoopState, point: RestorePoint, deps: LoopDeps)
     state.scratchpad = state.session.scratchpad;
     takeHatOf(state, tail, deps);
   }
-  await repairTail(state, deps.store);
   // Also with no tail: killed after the completion checkpoint, before the row said completed.
   return completedIn(state.live.at(-1)?.message);
 }
@@ -165,16 +184,16 @@ function takeHatOf(state: LoopState, stored: StoredMessage[], deps: LoopDeps): v
  * The lean resume packet (docs/design/handoff.md: ~600-800 tokens, never raw summary blobs), rendered from the
  * checkpoint's handoff, goes at the end of the live context so the model knows where it stands.
  */
-function addResumePacket(state: LoopState, checkpoint: CheckpointRecord, warnings: string[]): void {
+function packetOf(state: LoopState, checkpoint: CheckpointRecord, warnings: string[]): Message | null {
   let handoff: Handoff;
   try {
     handoff = validateHandoff(checkpoint.handoff);
   } catch (error) {
     warnings.push(`checkpoint #${checkpoint.seq} has no usable handoff (${(error as Error).message}); resuming without a resume packet`);
-    return;
+    return null;
   }
   const text = renderResumePacket(handoff, { storedMessages: state.nextSeq - 1 });
-  state.live.push({ seq: null, kind: "injected", message: { role: "user", content: [{ type: "text", text }] } });
+  return { role: "user", content: [{ type: "text", text }] };
 }
 
 /** tool.result events of the given calls: proof they finished, with their preview. */
@@ -198,12 +217,12 @@ function liveEntries(stored: StoredMessage[]): LiveEntry[] {
 }
 
 /**
- * The live context must end with a user message, and every tool call must have its result. A call
- * the crash cut off is labelled by what the events say: finished (its output was not kept) or not.
+ * An answer stored without its closing message: every tool call gets a result labelled by what the
+ * events say of it, finished (its output was not kept) or not.
  */
-async function repairTail(state: LoopState, store: Store): Promise<void> {
+async function openTurnOf(state: LoopState, store: Store): Promise<OpenTurn | null> {
   const last = state.live.at(-1);
-  if (!last || last.message.role !== "assistant") return;
+  if (!last || last.message.role !== "assistant") return null;
   const calls = toolUses(last.message);
   const finished = calls.length ? await finishedCalls(store, state.session.id, new Set(calls.map((c) => c.id))) : new Map<string, never>();
   const results: ToolResultBlock[] = calls.map((c) => {
@@ -213,9 +232,5 @@ async function repairTail(state: LoopState, store: Store): Promise<void> {
       : "Interrupted: the hatloop process stopped while this call ran (or before it started); it may have done part of its work. Check the worktree and run it again if it is still needed.";
     return { type: "tool_result", tool_use_id: c.id, content, is_error: true };
   });
-  state.live.push({
-    seq: null,
-    kind: "conversation",
-    message: { role: "user", content: [...results, { type: "text", text: "[hatloop] The session was interrupted and has been resumed." }] },
-  });
+  return { answer: last.message, results };
 }

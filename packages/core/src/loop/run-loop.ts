@@ -7,7 +7,8 @@ import type { LoopDeps, LoopOptions, LoopOutcome } from "./deps.js";
 import { Emitter } from "./emitter.js";
 import { LoopHealth } from "./health.js";
 import { runIteration } from "./iteration.js";
-import { appendLive, storeEntries, textBlock } from "./live.js";
+import { appendLive, textBlock } from "./live.js";
+import { closeOpenTurn } from "./open-turn.js";
 import type { LoopContext } from "./loop-context.js";
 import { endRun, failureFrom, saveCheckpoint } from "./outcomes.js";
 import { restoreState, type RestoredState } from "./restore.js";
@@ -65,7 +66,6 @@ async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter
     now,
   };
   for (const warning of restored.warnings) emitter.emit("error", { message: warning, fatal: false });
-  await storeEntries(ctx, state.live); // a repair message made by restore
 
   await store.sessions.update(session.id, {
     status: "running",
@@ -92,6 +92,9 @@ async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter
   try {
     // Killed after completing the task and before recording it: record it now, with no new turn.
     if (restored.completed) outcome = await endRun(ctx, { kind: "completed" });
+    // Killed while an answer's turn was open: close it as the iteration would have, then say where we stand.
+    if (restored.openTurn) outcome = await closeOpenTurn(ctx, restored.openTurn).then((e) => e && endRun(ctx, e));
+    if (restored.resumePacket) await appendLive(ctx, restored.resumePacket, "injected");
     if (!restored.resumed) {
       // The task verbatim (what the user said), then hatloop's note about where it runs (marked as injected).
       const note = taskMessage(deps.prompts, { task: session.task, branch: session.branch, base: session.baseCommit, hat: state.hat.name });
