@@ -11,10 +11,6 @@ import { openStore, type DbStore } from "./store.js";
 
 export type TestDriver = "pglite" | "postgres";
 
-export function testDrivers(env: NodeJS.ProcessEnv = process.env): TestDriver[] {
-  return env.HATLOOP_TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
-}
-
 export async function openTestStore(driver: TestDriver = "pglite"): Promise<DbStore> {
   if (driver === "pglite") return openStore({ url: "memory://", loadDataDir: await pgliteTemplate() });
   const database = await createTestDatabase();

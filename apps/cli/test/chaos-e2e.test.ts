@@ -1,10 +1,11 @@
 import { appendFileSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { textOf, toolResults, toolUses } from "@hatloop/context";
 import { openStore } from "@hatloop/db";
-import { createTestDatabase, testDrivers } from "@hatloop/db/testing";
+import { createTestDatabase } from "@hatloop/db/testing";
+import { describeOnDrivers } from "../../../db/test/support/drivers.js";
 import { runHatloop, startHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
 import { stepSignals, writeScenario } from "./support/scenario.js";
@@ -37,7 +38,7 @@ function random(state: number): () => number {
   };
 }
 
-describe.each(testDrivers())("chaos on %s", (driver) => {
+describeOnDrivers("chaos on %s", (driver) => {
   it(`survives ${KILLS} kill -9 at random moments and completes with an intact log (seed ${seed})`, async () => {
     const next = random(seed);
     const { repo, root } = makeRepo();

@@ -274,7 +274,7 @@ describe("crash points", () => {
   });
 });
 
-describe.skipIf(!process.env.HATLOOP_TEST_DATABASE_URL)("crash points on Postgres", () => {
+describe("crash points on Postgres", { tags: ["postgres"] }, () => {
   it("fences out a runner whose event loop stalled past its lease: it stops and writes nothing, usage is counted once", async () => {
     // On Postgres: with the embedded database, the stalled process also serves the database, so no
     // one can take over while it stalls, and when it wakes it renews before anyone else gets in.
