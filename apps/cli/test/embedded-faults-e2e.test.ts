@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, openSync, readdirSync, rmSync, truncateSync, writeFileSync, writeSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +8,8 @@ import { makeRepo } from "./support/repo.js";
 import { writeScenario } from "./support/scenario.js";
 
 // The embedded database under faults, through the real binary: the process holding it killed with
-// SIGKILL while another run goes through it, and relation files truncated after a run.
+// SIGKILL while another run goes through it, and its files damaged after a run: relation files
+// truncated, a page overwritten in place, the control file or the write-ahead log deleted.
 
 function setup(steps: number, delayMs: number) {
   const { repo, root } = makeRepo();
@@ -70,13 +71,19 @@ describe("the embedded database", () => {
       }
     });
 
-    /** A copy of the sound home with one relation file emptied. */
-    function truncated(relation: string) {
+    /** A copy of the sound home, damaged by `harm` (given its PGlite directory). */
+    function damaged(harm: (dir: string) => void) {
       const home = mkdtempSync(join(tmpdir(), "hatloop-damaged-"));
       cpSync(sound.home, home, { recursive: true });
-      truncateSync(join(home, "pglite", sound.files[relation]!), 0);
-      return { home, env: { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") } };
+      harm(join(home, "pglite"));
+      return { home, dir: join(home, "pglite"), env: { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") } };
     }
+
+    /** A copy of the sound home with one relation file emptied. */
+    const truncated = (relation: string) => damaged((dir) => truncateSync(join(dir, sound.files[relation]!), 0));
+
+    /** The one line every kind of damage ends with: where the directory is and what to do. */
+    const remedy = (dir: string) => `Restore ${dir} from a backup, or move it aside (mv ${dir} ${dir}.damaged) to start an empty one`;
 
     it("ls says the sessions table is damaged and how to recover, instead of 'No sessions yet'", async () => {
       const { home, env } = truncated("sessions");
@@ -104,6 +111,40 @@ describe("the embedded database", () => {
       expect(show.code).toBe(1);
       expect(show.stdout).toBe("");
       expect(show.stderr).toMatch(/^hatloop: the embedded database at .* is damaged: messages \(base\/\d+\/\d+\) is 0 bytes, was \d+ on /);
+    });
+
+    it("a page overwritten in place (same size, so the manifest cannot tell): damaged, in one line, not 'Failed query'", async () => {
+      const { dir, env } = damaged((pglite) => {
+        const fd = openSync(join(pglite, sound.files.messages!), "r+");
+        writeSync(fd, Buffer.alloc(24, 0xde), 0, 24, 0); // the first page's header
+        closeSync(fd);
+      });
+      const show = await runHatloop(["show", sound.sessionId.slice(0, 8)], env);
+      expect(show.code).toBe(1);
+      expect(show.stdout).toBe("");
+      expect(show.stderr).toBe(
+        `hatloop: the embedded database at ${dir} is damaged: messages (${sound.files.messages}) cannot be read (invalid page in block 0 of relation "${sound.files.messages}"). ${remedy(dir)}\n`,
+      );
+    });
+
+    it("the control file deleted: damaged, in one line, not 'Aborted(). Build with -sASSERTIONS'", async () => {
+      const { dir, env } = damaged((pglite) => rmSync(join(pglite, "global", "pg_control")));
+      const ls = await runHatloop(["ls"], env);
+      expect(ls.code).toBe(1);
+      expect(ls.stderr).toBe(
+        `hatloop: the embedded database at ${dir} is damaged: global/pg_control (its control file) is missing. Nothing was changed. ${remedy(dir)}\n`,
+      );
+    });
+
+    it("the write-ahead log deleted: damaged, in one line", async () => {
+      const { dir, env } = damaged((pglite) => {
+        for (const name of readdirSync(join(pglite, "pg_wal"))) if (/^[0-9A-F]{24}$/.test(name)) rmSync(join(pglite, "pg_wal", name));
+      });
+      const ls = await runHatloop(["ls"], env);
+      expect(ls.code).toBe(1);
+      expect(ls.stderr).toBe(
+        `hatloop: the embedded database at ${dir} is damaged: pg_wal holds no write-ahead log segment. Nothing was changed. ${remedy(dir)}\n`,
+      );
     });
 
     it("db check finds nothing in a sound database", async () => {

@@ -11,15 +11,17 @@ import { shrunkenRelations } from "./manifest.js";
 // - sessions that have run (iteration > 0) with no message (an iteration is counted after its
 //   messages are stored).
 
-/** The embedded database has lost data; nothing was changed. */
+/** The embedded database has lost data; found as it was opened (`unchanged`: the default) or by a query. */
 export class DatabaseDamagedError extends DatabaseError {
   constructor(
     readonly dataDir: string,
     readonly findings: string[],
+    options: { unchanged?: boolean } = {},
   ) {
     const more = findings.length > 1 ? `; and ${findings.length - 1} more (hatloop db check lists them)` : "";
+    const unchanged = options.unchanged === false ? "" : " Nothing was changed.";
     super(
-      `the embedded database at ${dataDir} is damaged: ${findings[0]}${more}. Nothing was changed. Restore ${dataDir} from a backup, or move it aside (mv ${dataDir} ${dataDir}.damaged) to start an empty one`,
+      `the embedded database at ${dataDir} is damaged: ${findings[0]}${more}.${unchanged} Restore ${dataDir} from a backup, or move it aside (mv ${dataDir} ${dataDir}.damaged) to start an empty one`,
     );
   }
 }

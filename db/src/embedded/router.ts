@@ -19,6 +19,7 @@ import { DatabaseDamagedError, findDamage, findDamageDeeply } from "./damage.js"
 import { acquireLock, isAlive, processStart } from "./lock.js";
 import { readManifest, writeManifest } from "./manifest.js";
 import { queryPglite } from "./pglite-query.js";
+import { corruptionIn, holdsDatabase, startFailure } from "./unreadable.js";
 
 // Routes every query of this process to the PGlite directory: directly when this process holds it,
 // through the holder's socket otherwise. When the holder exits, the next query promotes this process
@@ -73,6 +74,14 @@ export class EmbeddedRouter {
   }
 
   async query(sql: string, params: unknown[], mode: RowMode): Promise<unknown[]> {
+    try {
+      return await this.routeQuery(sql, params, mode);
+    } catch (error) {
+      throw corruptionIn(this.options.dataDir, error);
+    }
+  }
+
+  private async routeQuery(sql: string, params: unknown[], mode: RowMode): Promise<unknown[]> {
     for (let attempt = 1; ; attempt++) {
       const route = await this.current();
       if (route.kind === "owner") return this.local(route)(sql, params, mode);
@@ -216,7 +225,10 @@ export class EmbeddedRouter {
     try {
       // Imported here: a process that only talks to a holder never loads PGlite.
       const { startPglite } = await import("./pglite-start.js");
-      pg = await startPglite(dataDir);
+      const existed = holdsDatabase(dataDir);
+      pg = await startPglite(dataDir).catch((error: unknown) => {
+        throw startFailure(dataDir, error, existed);
+      });
       const execute = this.local({ pg });
       // Checked before anything is written to it, migrations included.
       const damage = await findDamage(execute, dataDir);
