@@ -6,6 +6,7 @@ import { resolveSession, withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
 import { fleetLines, fleetStatus, fleetViews, type FleetView } from "../fleet/listing.js";
 import { currentStatus } from "../session/liveness.js";
+import { describeWorktree, worktreeState, type WorktreeState } from "../session/worktree-place.js";
 
 export function registerShow(program: Command): void {
   program
@@ -21,6 +22,7 @@ export function registerShow(program: Command): void {
           return printJson({
             ...session,
             status: details.status,
+            worktreeState: details.worktree,
             checklist,
             lastCheckpoint: checkpoint && {
               seq: checkpoint.seq,
@@ -49,6 +51,8 @@ export interface SessionDetails {
   status: string;
   /** A fleet session's queue state and worker; undefined for other sessions. */
   fleet: FleetView | undefined;
+  /** Whether the worktree is here to be used, gone, or on another machine. */
+  worktree: WorktreeState;
 }
 
 export async function sessionDetails(store: DbStore, session: SessionRecord): Promise<SessionDetails> {
@@ -60,7 +64,16 @@ export async function sessionDetails(store: DbStore, session: SessionRecord): Pr
     currentStatus(store, session),
     fleetViews(store, [session]).then((views) => views.get(session.id)),
   ]);
-  return { session, checklist, checkpoint, messages, dirtyRef, status: fleetStatus(fleet, status), fleet };
+  return {
+    session,
+    checklist,
+    checkpoint,
+    messages,
+    dirtyRef,
+    status: fleetStatus(fleet, status),
+    fleet,
+    worktree: worktreeState(session, fleet),
+  };
 }
 
 /** The ref holding the checkout's changes from before an in-place session, if kept (git is loaded only for these). */
@@ -70,7 +83,7 @@ async function keptDirtyState(session: SessionRecord): Promise<string | null> {
   return (await hasRef(session.repoPath, ref)) ? ref : null;
 }
 
-export function renderSession({ session: s, checklist, checkpoint, messages, dirtyRef, status, fleet }: SessionDetails): string {
+export function renderSession({ session: s, checklist, checkpoint, messages, dirtyRef, status, fleet, worktree }: SessionDetails): string {
   const b = s.budgets;
   const lines = [
     `session    ${s.id}`,
@@ -79,7 +92,7 @@ export function renderSession({ session: s, checklist, checkpoint, messages, dir
     `hat        ${s.hat}`,
     `iteration  ${s.iteration}${b.maxIterations ? ` of ${b.maxIterations}` : ""}`,
     `branch     ${s.branch}${s.inPlace ? " (in place)" : ""}`,
-    `worktree   ${s.worktreePath}`,
+    `worktree   ${describeWorktree(s, worktree, fleet !== undefined)}`,
     `base       ${s.baseCommit.slice(0, 12)}${s.headCommit ? `   head ${s.headCommit.slice(0, 12)}` : ""}`,
     ...(dirtyRef ? [`dirty      ${dirtyRef} (your uncommitted changes before the session; git stash apply ${dirtyRef})`] : []),
     `model      ${s.model}`,
