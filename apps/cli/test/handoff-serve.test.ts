@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
@@ -87,10 +87,15 @@ async function startServe(args: string[], extraEnv: Record<string, string> = {})
   return { server, port: Number(/:(\d+)\//.exec(line)![1]) };
 }
 
-/** A GET with any headers, Host included (fetch does not let a caller set Host). */
-function rawGet(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+/** A GET with any headers, Host included (fetch does not let a caller set Host), sent to `address`. */
+function rawGet(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  address = "127.0.0.1",
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, headers }, (res) => {
+    const req = request({ host: address, port, path, headers }, (res) => {
       let body = "";
       res.on("data", (d) => (body += d));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
@@ -126,6 +131,25 @@ describe("hatloop serve: who may read it, and what it shows", () => {
     const exposed = await runHatloop(["serve", "--port", "0", "--host", "0.0.0.0"], env);
     expect(exposed.code).toBe(2);
     expect(exposed.stderr).toMatch(/^hatloop: serving on 0\.0\.0\.0 exposes your sessions .* --token or HATLOOP_SERVE_TOKEN\n$/);
+  });
+
+  it("bound to 0.0.0.0, answers requests addressed to this machine's own address or name, still not a foreign Host", async () => {
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+    const { server, port } = await startServe(["--host", "0.0.0.0"], { HATLOOP_SERVE_TOKEN: "tok-123" });
+    try {
+      const authorization = "Bearer tok-123";
+      const get = (host: string, address?: string) => rawGet(port, "/api/sessions", { host, authorization }, address);
+      if (own) expect((await get(`${own}:${port}`, own)).status).toBe(200);
+      expect((await get(`${hostname()}:${port}`)).status).toBe(200);
+      expect((await get(`127.0.0.1:${port}`)).status).toBe(200);
+      // DNS rebinding: a page's own name, or an address that is not this machine's.
+      expect((await get(`evil.example:${port}`)).status).toBe(403);
+      expect((await get(`203.0.113.9:${port}`)).status).toBe(403);
+    } finally {
+      server.kill("SIGINT");
+    }
   });
 
   it("returns the documented fields of a session, not the whole row", async () => {

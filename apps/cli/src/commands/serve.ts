@@ -4,7 +4,7 @@ import { InvalidArgumentError } from "commander";
 import { usageError } from "../errors.js";
 import { printText } from "../output/print.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
-import { allowedHosts, isLoopback, type ServeAccess } from "../serve/access.js";
+import { allowedHosts, isLoopback, isWildcard, type ServeAccess } from "../serve/access.js";
 import { apiHandler } from "../serve/api.js";
 
 export function registerServe(program: Command): void {
@@ -31,6 +31,7 @@ export function registerServe(program: Command): void {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : flags.port;
       access.hosts = allowedHosts(flags.host, port);
+      if (isWildcard(flags.host)) access.refresh = () => allowedHosts(flags.host, port);
       printText(`hatloop: serving on http://${flags.host}:${port}/api/sessions${token ? " (token required)" : ""} (Ctrl-C to stop)`);
       await new Promise<void>((resolve) => {
         const stop = () => server.close(() => resolve());
