@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { defaultConfig } from "@hatloop/core";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { median, round } from "../util/stats.js";
 import { makeRig, startWorker, submitMany, waitAny, writeScenario, type FleetSettings, type Rig, type WorkerProcess } from "./processes.js";
@@ -28,8 +29,14 @@ export function fleetPlan(quick: boolean): FleetPlan {
     : { workerCounts: [1, 2, 4], throughputRuns: 3, sessionsPerRun: 12, sessionSteps: 3, takeoverRuns: 3 };
 }
 
-/** As the fleet's end-to-end test: the shortest heartbeat pg-boss allows, fast supervision. */
-export const BENCH_SETTINGS: FleetSettings = { heartbeat: "10s", supervise: "1s", poll: "500ms", leaseTtl: "5s" };
+/** The product's defaults: the figures are what a user who sets nothing gets. */
+const defaults = defaultConfig();
+export const BENCH_SETTINGS: FleetSettings = {
+  heartbeat: `${defaults.fleet.heartbeat}ms`,
+  supervise: `${defaults.fleet.supervise}ms`,
+  poll: `${defaults.fleet.poll}ms`,
+  leaseTtl: `${defaults.leaseTtl}ms`,
+};
 
 interface ThroughputRun {
   sessions: number;

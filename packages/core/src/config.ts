@@ -263,7 +263,7 @@ export const configSchema = z
      * quarter of this. A session whose runner was killed or hung can be resumed after this long.
      */
     leaseTtl: duration
-      .default(60_000)
+      .default(12_000)
       .describe(
         "How long a run's claim on its session outlives its last renewal (renewed every quarter of it); a stalled runner can be taken over after this.",
       ),
@@ -301,22 +301,22 @@ export const configSchema = z
         maxPerRepo: positiveInt.optional().describe("Sessions of one repository that run at once across all workers. Unset: no limit."),
         heartbeat: duration
           .refine((ms) => ms >= 10_000, "expected at least 10s")
-          .default(30_000)
+          .default(10_000)
           .describe("The queue's job heartbeat: a job whose worker stops beating this long goes to another worker; at least `10s`."),
         supervise: duration
           .refine((ms) => ms >= 1_000, "expected at least 1s")
-          .default(10_000)
+          .default(2_000)
           .describe("How often the queue's supervisor looks for jobs whose worker stopped."),
         poll: duration
           .refine((ms) => ms >= 500, "expected at least 500ms")
-          .default(2_000)
+          .default(1_000)
           .describe("How often a worker polls for new jobs and for stop requests."),
         retryLimit: positiveInt
           .default(50)
           .describe("How often a session may go back to the queue (drains and crashes) before it is given up."),
       })
       .strict()
-      .default({ heartbeat: 30_000, supervise: 10_000, poll: 2_000, retryLimit: 50 }),
+      .default({ heartbeat: 10_000, supervise: 2_000, poll: 1_000, retryLimit: 50 }),
     hooks: hooksConfigSchema.default(hooksConfigSchema.parse({})),
     pr: prConfigSchema.default(prConfigSchema.parse({})),
     mcp: mcpConfigSchema.default(mcpConfigSchema.parse({})),

@@ -1,6 +1,6 @@
 // The agent's tools, confined to the task's worktree; the quality gates; git for the loop.
 
-export { createToolset, TOOL_NAMES, DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_CHARS } from "./toolset.js";
+export { createToolset, TOOL_NAMES, READ_ONLY_TOOLS, DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_CHARS } from "./toolset.js";
 export type { ToolName, ToolsetOptions } from "./toolset.js";
 export { confinePath } from "./confine.js";
 export type { ConfinedPath, ConfineOptions } from "./confine.js";
@@ -30,6 +30,7 @@ export { WorkspaceError } from "./git/workspace-error.js";
 export type { WorkspaceErrorCode } from "./git/workspace-error.js";
 export { FALLBACK_IDENTITY } from "./git/client.js";
 export { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, syncRepository } from "./git/remote.js";
+export { fetchSnapshot, headTree, pushSnapshot, restoreSnapshot, snapshotRef, snapshotWorktree } from "./git/snapshot.js";
 export { remoteCommit } from "./git/remote-base.js";
 export { pushBranch, remoteDefaultBranch, remoteUrl } from "./git/publish.js";
 export { createPullRequest } from "./github/gh.js";

@@ -25,6 +25,18 @@ export const TOOL_NAMES = [
 
 export type ToolName = (typeof TOOL_NAMES)[number];
 
+/** The tools that never change the worktree; any other (an MCP server's too) may have. */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set<ToolName>([
+  "read_file",
+  "list_files",
+  "search",
+  "git_status",
+  "git_diff",
+  "git_log",
+  "task_complete",
+  "recall",
+]);
+
 export interface ToolsetOptions {
   /** Default run_command timeout (the model may ask for another). Default 120 000 ms. */
   commandTimeoutMs?: number;

@@ -12,6 +12,7 @@ import { baselineFor, gateCommands } from "../session/gates.js";
 import { takeLease, type Lease } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
 import { watchStopRequests } from "../session/stop-requests.js";
+import { lostWorkNote } from "./lost-work.js";
 import { QUEUE, type JobData } from "./queue.js";
 import { clearLeftWorktrees, prepareWorkspace, pushingGitPort, removeWorkspace, workerDir, type PreparedWorkspace } from "./workspace.js";
 
@@ -203,7 +204,15 @@ export class Worker {
         session = { ...session, gateBaseline: baseline };
       }
     }
-    this.say("session started", { session: session.id, iteration: session.iteration, commit: workspace.commit, epoch });
+    const resumeNote = await lostWorkNote(store, session.id, workspace.through);
+    this.say("session started", {
+      session: session.id,
+      iteration: session.iteration,
+      commit: workspace.commit,
+      epoch,
+      ...(workspace.restored ? { snapshot: workspace.through } : {}),
+      ...(resumeNote ? { unrestored: resumeNote } : {}),
+    });
     const git = pushingGitPort(gitPort, {
       sessionId: session.id,
       branch: session.branch,
@@ -226,6 +235,7 @@ export class Worker {
       git,
       runner: `worker ${name} (${hostname()}:${process.pid})`,
       notice: (line) => this.say("notice", { session: session.id, line }),
+      resumeNote,
     });
   }
 

@@ -3,11 +3,25 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { findRestorePoint, LeaseLostError, type GitPort, type Store } from "@hatloop/core";
 import { hatloopHome } from "@hatloop/db";
-import { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, removeTaskWorktree, syncRepository } from "@hatloop/tools";
+import {
+  checkoutTaskWorktree,
+  fetchedBranch,
+  fetchSnapshot,
+  hasCommit,
+  headTree,
+  pushSnapshot,
+  pushTaskBranch,
+  removeTaskWorktree,
+  restoreSnapshot,
+  snapshotWorktree,
+  syncRepository,
+} from "@hatloop/tools";
 import { CliError } from "../errors.js";
 
 // Where a worker runs a session: its own bare copy of the session's repository (cloned once, fetched
-// at every take) and a worktree on the task branch at the commit of the checkpoint it resumes from.
+// at every take) and a worktree on the task branch at the commit of the checkpoint it resumes from,
+// with the files of the newest snapshot taken after that checkpoint (the writes of every iteration a
+// killed runner closed since).
 
 export function workerDir(name: string, env: NodeJS.ProcessEnv = process.env): string {
   return join(hatloopHome(env), "fleet", name.replace(/[^A-Za-z0-9._-]/g, "_"));
@@ -31,7 +45,13 @@ export interface PreparedWorkspace {
   commit: string;
   /** Where the remote's task branch was when fetched (null: not pushed yet). */
   remoteTip: string | null;
+  /** The iteration whose end the worktree's files hold (0: the start), a snapshot's when one was restored. */
+  through: number;
+  /** Whether a snapshot newer than the checkpoint was restored. */
+  restored: boolean;
 }
+
+const SNAPSHOT_LABEL = /^hatloop snapshot: iteration (\d+)/;
 
 /**
  * Fetches the repository and checks the task branch out at the latest checkpoint's commit (pushed
@@ -51,14 +71,22 @@ export async function prepareWorkspace(options: {
   return serially(repoDir, async () => {
     await syncRepository(repoUrl, repoDir);
     const remoteTip = await fetchedBranch(repoDir, branch);
-    const checkpointCommit = (await findRestorePoint(options.store, sessionId)).checkpoint?.gitCommit ?? null;
+    const checkpoint = (await findRestorePoint(options.store, sessionId)).checkpoint;
+    const checkpointCommit = checkpoint?.gitCommit ?? null;
     let commit = checkpointCommit ?? remoteTip ?? options.baseCommit;
     if (!(await hasCommit(repoDir, commit))) {
       if (checkpointCommit && remoteTip) commit = remoteTip;
       else throw new CliError(`commit ${commit.slice(0, 12)} of session ${sessionId.slice(0, 8)} is not in ${repoUrl}`);
     }
     await checkoutTaskWorktree(repoDir, worktreePath, branch, commit);
-    return { repoDir, worktreePath, commit, remoteTip };
+    // A snapshot on another commit belongs to an older checkpoint: the checkpoint holds its files.
+    const snapshot = await fetchSnapshot(repoDir, branch);
+    const snapshotIteration = Number(SNAPSHOT_LABEL.exec(snapshot?.label ?? "")?.[1] ?? -1);
+    const through = checkpoint?.iteration ?? 0;
+    if (snapshot?.parent !== commit || snapshotIteration < through)
+      return { repoDir, worktreePath, commit, remoteTip, through, restored: false };
+    await restoreSnapshot(worktreePath, snapshot.commit);
+    return { repoDir, worktreePath, commit, remoteTip, through: snapshotIteration, restored: true };
   });
 }
 
@@ -84,12 +112,25 @@ export function clearLeftWorktrees(dir: string): void {
  */
 export function pushingGitPort(
   base: GitPort,
-  options: { sessionId: string; branch: string; workspace: PreparedWorkspace; stillHeld(): Promise<boolean> },
+  options: {
+    sessionId: string;
+    branch: string;
+    workspace: Pick<PreparedWorkspace, "repoDir" | "remoteTip">;
+    stillHeld(): Promise<boolean>;
+  },
 ): GitPort {
   const { repoDir } = options.workspace;
   let expected = options.workspace.remoteTip;
+  let kept: string | null = null; // the tree of the last snapshot pushed
   return {
     ...base,
+    async snapshot(dir, iteration) {
+      const snapshot = await snapshotWorktree(dir, `hatloop snapshot: iteration ${iteration}`);
+      if (snapshot.tree === (kept ?? (await headTree(dir)))) return; // nothing a checkpoint or the last snapshot lacks
+      if (!(await options.stillHeld())) throw new LeaseLostError(options.sessionId);
+      await serially(repoDir, () => pushSnapshot(dir, options.branch, snapshot.commit));
+      kept = snapshot.tree;
+    },
     async commitAll(dir, message) {
       const sha = await base.commitAll(dir, message);
       if (sha === expected) return sha;

@@ -114,6 +114,8 @@ export async function runLeasedSession(options: {
   runner?: string;
   /** Someone watches this run's terminal: the agent's questions wait for an answer (default: headless). */
   interactive?: boolean;
+  /** Said to the model on resume with the resume packet (a fleet takeover's unrestored work). */
+  resumeNote?: string;
 }): Promise<LoopOutcome> {
   const { session, store, config, control } = options;
   // Holding the lease, this is the only hatloop in the worktree: a git lock there was left by a killed one.
@@ -138,7 +140,7 @@ export async function runLeasedSession(options: {
       runner: options.runner ?? `${hostname()}:${process.pid}`,
     });
     const outcome = await runLoop(
-      { sessionId: session.id, config, interactive: options.interactive ?? false },
+      { sessionId: session.id, config, interactive: options.interactive ?? false, resumeNote: options.resumeNote },
       { ...deps, flushEvents: () => persister.flush() },
     );
     await lifecycle.afterRun(outcome);

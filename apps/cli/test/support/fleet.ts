@@ -98,15 +98,15 @@ export function fleetScenario(dir: string, steps: number, delayMs: number): stri
   return path;
 }
 
-/** The environment of a fleet test's processes: its Postgres, its own home, and timings short enough for a test. */
+/**
+ * The environment of a fleet test's processes: its Postgres, its own home, the default heartbeat,
+ * supervision and poll (what a user gets), and a short lease for the tests of a stalled runner.
+ */
 export function fleetEnv(url: string, root: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     DATABASE_URL: url,
     HATLOOP_HOME: join(root, "home"),
     HATLOOP_CONFIG: join(root, "none.json"),
-    HATLOOP_FLEET__HEARTBEAT: "10s",
-    HATLOOP_FLEET__SUPERVISE: "1s",
-    HATLOOP_FLEET__POLL: "500ms",
     HATLOOP_LEASE_TTL: "5s",
     HATLOOP_CHECKPOINT__INTERVAL: "1",
     ...extra,

@@ -50,6 +50,11 @@ export interface LoopOptions {
   config: HatloopConfig;
   /** Someone watches this run's terminal (the TUI): the agent's questions wait for an answer. Default: headless. */
   interactive?: boolean;
+  /**
+   * Said to the model with the resume packet: what the worktree may lack (a fleet worker that took
+   * the session over and could not restore all of the previous runner's writes).
+   */
+  resumeNote?: string;
 }
 
 export type LoopStatus = "completed" | "waiting" | "paused" | "failed" | "stopped";

@@ -14,6 +14,8 @@ import type { LoopContext } from "./loop-context.js";
 import type { ModelCall } from "./model-call.js";
 import { takeModelTurn } from "./model-turn.js";
 import { failpoint } from "../failpoint.js";
+import { LeaseLostError } from "../store/port.js";
+import { errorLine } from "../text/error-line.js";
 import { COMPLETION_REFUSED } from "./completion.js";
 import { endRun, saveCheckpoint, type Ending } from "./outcomes.js";
 import { askUser } from "./question.js";
@@ -66,6 +68,7 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   const completion = execution ? await checkCompletion(ctx, execution, effects) : null;
   const hatChange = completion ? null : route(ctx, effects);
 
+  if (execution) await keepWrites(ctx);
   const { warnCrossed } = await closeTurn(ctx, { results: execution?.blocks ?? [], hatChange });
   if (hatChange) failpoint("after-hat-change-message");
   if (completion?.complete) failpoint("after-completion-message");
@@ -170,6 +173,22 @@ async function checkCompletion(
     return { complete: false };
   }
   return { complete: true };
+}
+
+/**
+ * The tools' writes, kept before the turn is closed (fleet workers): a closed turn's work is then
+ * always restorable by the runner that takes the session over. A failure to keep them is shown and
+ * the run goes on; the next runner names what it could not restore.
+ */
+async function keepWrites(ctx: LoopContext): Promise<void> {
+  const { git } = ctx.deps;
+  if (!git.snapshot) return;
+  try {
+    await git.snapshot(ctx.state.session.worktreePath, ctx.state.iteration);
+  } catch (error) {
+    if (error instanceof LeaseLostError) throw error;
+    ctx.emitter.emit("error", { message: `the worktree's snapshot was not kept: ${errorLine(error)}`, fatal: false });
+  }
 }
 
 async function finishIteration(ctx: LoopContext, started: number): Promise<void> {

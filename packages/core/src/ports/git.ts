@@ -6,4 +6,9 @@ export interface GitPort {
   commitAll(dir: string, message: string): Promise<string>;
   headCommit(dir: string): Promise<string>;
   facts(dir: string, baseCommit: string): Promise<GitFacts>;
+  /**
+   * Keeps the worktree's state after an iteration that ran tools, where another runner can restore
+   * it (a fleet worker: a hidden ref on the remote). Absent where the worktree itself survives a crash.
+   */
+  snapshot?(dir: string, iteration: number): Promise<void>;
 }
