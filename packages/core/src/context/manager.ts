@@ -141,7 +141,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         signal,
         residual: policy.residual(view.contextWindow),
       });
-      const fitted = fitHardLimit(compaction, Math.floor(view.contextWindow * HARD_LIMIT), estimate);
+      // 413 names no size: what is sent next must be half of what was refused, cut if need be.
+      const hard = Math.floor(view.contextWindow * HARD_LIMIT);
+      const limit = overflow && overflow.promptTokens === null ? Math.min(hard, Math.floor(estimate(messages) / 2)) : hard;
+      const fitted = fitHardLimit(compaction, limit, estimate);
+      // On a short history a summary can weigh more than what it replaces: keep the history then.
+      if (fitted.tokensAfter >= fitted.tokensBefore) return null;
       lastTokens = fitted.tokensAfter;
       policy.compacted(fitted.tokensAfter);
       ttl.rewrite();

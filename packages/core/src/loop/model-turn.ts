@@ -1,4 +1,4 @@
-import { ModelError, type ContextOverflow, type ModelResponse } from "../ports/model.js";
+import { ModelError, type ContextOverflow, type ModelRequest, type ModelResponse } from "../ports/model.js";
 import { apply } from "./apply.js";
 import { emitChecklist } from "./checklist.js";
 import { archiveMessage } from "./live.js";
@@ -10,7 +10,8 @@ import { asUsageLimit, awaitUsageLimit } from "./usage-limit.js";
 
 // The model's answer for one iteration, after doing what the API's answers ask for:
 // - "prompt is too long: N tokens > M maximum" (400) or request_too_large (413) is a measurement,
-//   not a fault: compact to fit and ask again, a bounded number of times;
+//   not a fault: compact to fit and ask again, a bounded number of times, and never the same
+//   request (or a larger one) again: when compaction cannot make it smaller, the run stops, resumably;
 // - a tool call cut off by the output limit: ask again once with the model's maximum output;
 // - the account's usage limit: wait for its reset and ask again, or stop (usage-limit.ts).
 // Every attempt is paid for and counted; an answer asked again for is archived, never sent back,
@@ -26,10 +27,16 @@ export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
   let maxTokens = ctx.config.maxOutputTokens;
   let overflow: ContextOverflow | undefined;
   const announced = new Set<number>();
+  let refused: { size: number; error: unknown } | null = null; // the last request refused as too long
   for (let overflows = 0; ;) {
     const request = await prepareRequest(ctx, maxTokens, overflow);
     if (!request) return { kind: "ended", ending: { kind: "interrupted" } };
     overflow = undefined;
+    const size = requestSize(request);
+    if (refused && size >= refused.size) {
+      const note = `compaction could not make the request smaller than the one refused (${size.toLocaleString("en-US")} characters); resume with a model whose window is larger, or a shorter task`;
+      return { kind: "ended", ending: modelFailure(ctx, refused.error, overflows, note) };
+    }
     let call: ModelCall;
     try {
       call = await callModel(ctx, request);
@@ -43,6 +50,7 @@ export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
       const measured = error instanceof ModelError && !isAbort(error) ? error.overflow : null;
       if (measured && ctx.deps.context && overflows < MAX_OVERFLOW_RETRIES) {
         overflows++;
+        refused = { size, error };
         overflow = await takeMeasurement(ctx, measured, overflows);
         continue;
       }
@@ -99,12 +107,17 @@ async function takeMeasurement(ctx: LoopContext, overflow: ContextOverflow, atte
   return overflow;
 }
 
+/** What a request weighs as sent: what the API counts, in characters. */
+function requestSize(request: ModelRequest): number {
+  return JSON.stringify([request.system, request.tools, request.messages]).length;
+}
+
 /** A model call that failed for good: the iteration did not happen and is redone on resume. */
-function modelFailure(ctx: LoopContext, error: unknown, overflows: number): Ending {
+function modelFailure(ctx: LoopContext, error: unknown, overflows: number, note?: string): Ending {
   apply(ctx.state, { type: "iteration-abandoned" }); // events keep the iteration the user saw start
   if (isAbort(error)) return { kind: "interrupted" };
   const base = (error as Error).message;
-  const message = overflows > 0 ? `${base} (still too large after ${overflows} compactions)` : base;
+  const message = note ? `${base} (${note})` : overflows > 0 ? `${base} (still too large after ${overflows} compactions)` : base;
   ctx.emitter.emit("error", { message, fatal: true });
   return {
     kind: "failed",

@@ -43,6 +43,12 @@ const samples: { [K in LoopEventType]: EventData<K> } = {
   "model.notice": { message: "deprecated" },
   "model.refusal": { category: null, explanation: null, consecutive: 1, action: "retry" },
   "model.truncated": { tools: ["write_file"], maxTokens: 8, retryWith: null },
+  "model.usage_limit": {
+    resetAt: 1_000,
+    action: "wait",
+    message: "usage limit reached; waiting until 03:00 (4h12m), then going on",
+    reason: "usage limit",
+  },
   "context.overflow": { promptTokens: null, maxTokens: 5, attempt: 1 },
   "model.response": { stopReason: "end_turn", usage, costUsd: 0.1, toolCalls: 0, textChars: 5 },
   "tool.call": { id: "t1", name: "read_file", summary: "a.ts" },
