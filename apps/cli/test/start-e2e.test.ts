@@ -109,6 +109,25 @@ describe("a start that cannot succeed creates nothing", () => {
   }
 });
 
+describe("a start killed with SIGKILL", () => {
+  it.each(["after-start-row", "after-start-worktree"])(
+    "at %s leaves a session that ls shows and rm removes with its worktree and branch: nothing nameless",
+    async (point) => {
+      const s = setup();
+      const killed = await runHatloop(["run", "do it", "--repo", s.repo, "--model", `scripted:${s.scenario}`], {
+        ...s.env,
+        HATLOOP_FAILPOINT: point,
+      });
+      expect(killed.code).toBeNull(); // SIGKILL
+      const listed = JSON.parse((await runHatloop(["ls", "--json"], s.env)).stdout) as Array<{ id: string; status: string }>;
+      expect(listed).toMatchObject([{ status: "interrupted" }]);
+      const removed = await runHatloop(["rm", listed[0]!.id, "--force"], s.env);
+      expect(removed.code, removed.stderr).toBe(0);
+      expectNothingCreated(s, "empty");
+    },
+  );
+});
+
 describe("the task from a file or stdin", () => {
   it("reads --task-file (past the shell's argument limit) and - (stdin)", async () => {
     const s = setup();

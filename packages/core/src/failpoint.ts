@@ -18,7 +18,11 @@ export type Failpoint =
    */
   | "in-checkpoint-commit"
   /** A tool call finished and its tool.result event is written; the closing message with its result is not stored yet. */
-  | "after-tool-result";
+  | "after-tool-result"
+  /** `run` has made the session's row, not its worktree yet. */
+  | "after-start-row"
+  /** `run` has made the session's row and its worktree; the gate baseline has not run yet. */
+  | "after-start-worktree";
 
 /** HATLOOP_FAILPOINT read as `point[:action]`. */
 function armed(): [point: string, action: string] {

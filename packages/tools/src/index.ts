@@ -18,7 +18,15 @@ export type { GateBaseline, BaselineCheck, GateRunOptions } from "./gates/run-ga
 export { extractFailureLines, normaliseFailureLine } from "./gates/failure-lines.js";
 export { formatGateReport } from "./gates/format-report.js";
 
-export { createTaskWorktree, findRepository, inPlaceWorkspace, removeTaskWorktree, taskBranchName } from "./git/worktree.js";
+export {
+  createTaskWorktree,
+  findRepository,
+  inPlaceWorkspace,
+  makeTaskWorktree,
+  planTaskWorktree,
+  removeTaskWorktree,
+  taskBranchName,
+} from "./git/worktree.js";
 export type { TaskWorkspace, CreateTaskWorktreeOptions, RemoveTaskWorktreeOptions } from "./git/worktree.js";
 export { commitAll, headCommit, hasChangesSince, resetTo } from "./git/commits.js";
 export { clearStaleLocks } from "./git/stale-locks.js";

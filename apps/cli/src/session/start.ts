@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { SessionRecord, Store } from "@hatloop/core";
+import { failpoint, type SessionRecord, type Store } from "@hatloop/core";
 import {
-  createTaskWorktree,
   deleteRef,
   dirtyStateRef,
   GatesAbortedError,
   hasChangesSince,
   inPlaceWorkspace,
   keepDirtyState,
+  makeTaskWorktree,
+  planTaskWorktree,
   removeTaskWorktree,
   type TaskWorkspace,
 } from "@hatloop/tools";
@@ -33,7 +34,7 @@ async function startSession(plan: SessionPlan, store: Store, options: StartOptio
   const workspace = await asCliError(
     plan.inPlace
       ? inPlaceWorkspace(plan.repoRoot)
-      : createTaskWorktree({ repoDir: plan.repoRoot, sessionShortId: id.slice(0, 8), worktreeDir: plan.config.worktreeDir }),
+      : planTaskWorktree({ repoDir: plan.repoRoot, sessionShortId: id.slice(0, 8), worktreeDir: plan.config.worktreeDir }),
   );
   try {
     return await prepare(plan, store, options, id, workspace);
@@ -68,8 +69,9 @@ async function prepare(
       `hatloop: note: your checkout has uncommitted changes; the task starts from ${workspace.baseCommit.slice(0, 10)} without them (commit them first, or use --in-place --allow-dirty)`,
     );
   }
-  // The row comes before the (possibly long) baseline, so a start killed meanwhile leaves a session
-  // that `ls` shows as interrupted and `hatloop rm` removes with its worktree, not nameless debris.
+  // The row comes before the worktree and the (possibly long) baseline, so a start killed meanwhile
+  // leaves a session that `ls` shows as interrupted and `hatloop rm` removes with its worktree, not
+  // nameless debris.
   const session = await store.sessions.create({
     id,
     task: plan.task,
@@ -93,6 +95,9 @@ async function prepare(
     pid: process.pid,
     host: hostname(),
   });
+  failpoint("after-start-row");
+  if (!plan.inPlace) await asCliError(makeTaskWorktree(workspace));
+  failpoint("after-start-worktree");
   const commands = await gateCommands(workspace.worktreePath, config);
   const gates = Object.entries(commands).map(([name, cmd]) => `${name}: ${cmd}`);
   options.progress?.(

@@ -1,5 +1,6 @@
 import { mkdir, realpath, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
+import type { SimpleGit } from "simple-git";
 import { gitAt, gitErrorLine } from "./client.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -30,7 +31,12 @@ export function taskBranchName(sessionShortId: string): string {
   return `hatloop/${sessionShortId}`;
 }
 
-export async function createTaskWorktree(options: CreateTaskWorktreeOptions): Promise<TaskWorkspace> {
+/**
+ * Where a task's worktree goes and what it starts from, checked (branch and directory free) but not
+ * created yet: a caller records the session first, so a kill while the worktree is made never leaves
+ * one that no session names. Only the parent directory is made (to resolve its real path).
+ */
+export async function planTaskWorktree(options: CreateTaskWorktreeOptions): Promise<TaskWorkspace> {
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(options.sessionShortId)) {
     throw new WorkspaceError("invalid_session_id", `invalid session id "${options.sessionShortId}" for a branch name`);
   }
@@ -39,22 +45,26 @@ export async function createTaskWorktree(options: CreateTaskWorktreeOptions): Pr
   const parent = options.worktreeDir ? path.resolve(options.worktreeDir) : path.join(path.dirname(repoRoot), DEFAULT_PARENT);
   const worktreePath = path.join(parent, `${path.basename(repoRoot)}-${options.sessionShortId}`);
 
-  const git = gitAt(repoRoot);
-  const branchExists = await git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).then(
-    (out) => out.trim().length > 0,
-    () => false,
-  );
-  if (branchExists) throw new WorkspaceError("branch_exists", `branch ${branch} already exists in ${repoRoot}`);
+  if (await hasBranch(gitAt(repoRoot), branch)) throw new WorkspaceError("branch_exists", `branch ${branch} already exists in ${repoRoot}`);
   if (await pathExists(worktreePath)) {
     throw new WorkspaceError("worktree_exists", `worktree directory ${worktreePath} already exists`);
   }
   await mkdir(parent, { recursive: true });
+  return { repoRoot, worktreePath: path.join(await realpath(parent), path.basename(worktreePath)), branch, baseCommit };
+}
+
+/** Makes a planned worktree: its branch at the base commit, checked out at its path. */
+export async function makeTaskWorktree(planned: TaskWorkspace): Promise<TaskWorkspace> {
   try {
-    await git.raw(["worktree", "add", "--quiet", "-b", branch, worktreePath, baseCommit]);
+    await gitAt(planned.repoRoot).raw(["worktree", "add", "--quiet", "-b", planned.branch, planned.worktreePath, planned.baseCommit]);
   } catch (error) {
     throw new WorkspaceError("git_failed", `could not create the worktree: ${gitErrorLine(error)}`);
   }
-  return { repoRoot, worktreePath: await realpath(worktreePath), branch, baseCommit };
+  return planned;
+}
+
+export async function createTaskWorktree(options: CreateTaskWorktreeOptions): Promise<TaskWorkspace> {
+  return makeTaskWorktree(await planTaskWorktree(options));
 }
 
 /** Work directly in the checkout, on its current branch. */
@@ -85,7 +95,8 @@ export async function removeTaskWorktree(options: RemoveTaskWorktreeOptions): Pr
     // Tidy up the default parent once its last worktree is gone; rmdir fails if it is not empty.
     const parent = path.dirname(options.worktreePath);
     if (path.basename(parent) === DEFAULT_PARENT) await rmdir(parent).catch(() => undefined);
-    if (options.deleteBranch) await git.raw(["branch", "-D", options.deleteBranch]);
+    // A start killed before its worktree was made left no branch to delete.
+    if (options.deleteBranch && (await hasBranch(git, options.deleteBranch))) await git.raw(["branch", "-D", options.deleteBranch]);
   } catch (error) {
     throw new WorkspaceError("git_failed", `could not remove the worktree: ${gitErrorLine(error)}`);
   }
@@ -126,6 +137,13 @@ export async function findRepository(dir: string): Promise<{ repoRoot: string; b
     );
   }
   return { repoRoot, baseCommit: head };
+}
+
+async function hasBranch(git: SimpleGit, branch: string): Promise<boolean> {
+  return git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).then(
+    (out) => out.trim().length > 0,
+    () => false,
+  );
 }
 
 async function pathExists(p: string): Promise<boolean> {
