@@ -13,6 +13,17 @@ const tooLong = (tokens: number, max: number) =>
     promptTokens: tokens,
     maxTokens: max,
   });
+const tooLarge = new ModelError(
+  "Anthropic API error 413 request_too_large: Request exceeds the maximum allowed number of bytes.",
+  413,
+  false,
+  {
+    promptTokens: null,
+    maxTokens: null,
+  },
+);
+/** What a request weighs as sent, in characters. */
+const weight = (r: { system: unknown; tools: unknown; messages: unknown }) => JSON.stringify([r.system, r.tools, r.messages]).length;
 const bulky = fakeTool("read_file", () => ({ isError: false, content: "const x = 1; // padding\n".repeat(1_500) }));
 const read = (path: string): Turn => ({ tools: [{ name: "read_file", input: { path } }] });
 const sent = (messages: Message[]) => JSON.stringify(messages);
@@ -50,15 +61,6 @@ describe("prompt too long", () => {
   });
 
   it("413 request_too_large, which names no size, compacts to half of what was sent and retries the same iteration", async () => {
-    const tooLarge = new ModelError(
-      "Anthropic API error 413 request_too_large: Request exceeds the maximum allowed number of bytes.",
-      413,
-      false,
-      {
-        promptTokens: null,
-        maxTokens: null,
-      },
-    );
     const run = await runFixture({
       session: { hat: "creator" },
       tools: [bulky],
@@ -99,27 +101,18 @@ describe("prompt too long", () => {
   it("never sends a refused request again: on a history compaction cannot shrink it stops, resumably, and so does resume", async () => {
     const overflow = { error: tooLong(8_900, 8_000) };
     const run = await runFixture({ contextWindow: 200_000, turns: [overflow, overflow, overflow, overflow] });
-    const sizes = run.model.requests.map((r) => JSON.stringify([r.system, r.tools, r.messages]).length);
+    const sizes = run.model.requests.map(weight);
     for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThan(sizes[i - 1]!);
     expect(sizes.length).toBeLessThan(4);
     expect(run.outcome.status).toBe("failed");
     expect(run.outcome.reason).toMatch(/prompt is too long: 8900 tokens > 8000 maximum \(compaction could not make the request smaller/);
     const resumed = await runFixture({ store: run.store, contextWindow: 200_000, turns: [overflow, overflow, overflow] });
-    const again = resumed.model.requests.map((r) => JSON.stringify([r.system, r.tools, r.messages]).length);
+    const again = resumed.model.requests.map(weight);
     for (let i = 1; i < again.length; i++) expect(again[i]).toBeLessThan(again[i - 1]!);
     expect(resumed.outcome.status).toBe("failed");
   });
 
   it("413 on a short history: what is sent next is smaller than what was refused, never larger", async () => {
-    const tooLarge = new ModelError(
-      "Anthropic API error 413 request_too_large: Request exceeds the maximum allowed number of bytes.",
-      413,
-      false,
-      {
-        promptTokens: null,
-        maxTokens: null,
-      },
-    );
     const small = fakeTool("read_file", () => ({ isError: false, content: "const x = 1; // padding\n".repeat(60) }));
     const run = await runFixture({
       session: { hat: "creator" },
@@ -128,7 +121,7 @@ describe("prompt too long", () => {
       maxIterations: 3,
       turns: [read("a.ts"), { error: tooLarge }, { error: tooLarge }, { error: tooLarge }, { text: "ok" }],
     });
-    const sizes = run.model.requests.slice(1).map((r) => JSON.stringify([r.system, r.tools, r.messages]).length);
+    const sizes = run.model.requests.slice(1).map(weight);
     for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThan(sizes[i - 1]!);
     expect(run.outcome.reason).toMatch(/413 request_too_large.*\(compaction could not make the request smaller/);
     for (const e of run.of("context.compacted"))
