@@ -59,6 +59,9 @@ await rm(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: { bin: `${root}out/bin.js` },
   outdir,
+  // meta.json names files from the package, wherever the bundle is built from (`pnpm build` here,
+  // `pnpm demo` and `pnpm link-hatloop` at the repository's root).
+  absWorkingDir: root,
   bundle: true,
   splitting: true,
   format: "esm",

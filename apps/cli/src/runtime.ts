@@ -1,8 +1,9 @@
 import type { Command } from "commander";
-import type { HatloopConfig } from "@hatloop/core";
+import { setCommandName, type HatloopConfig } from "@hatloop/core";
 import type { DbStore } from "@hatloop/db";
 import { loadConfig } from "./config/load.js";
 import { CliError } from "./errors.js";
+import { invocation } from "./invocation.js";
 import { reportOutage } from "./outages.js";
 
 // What every command needs: its merged options, the configuration and, when asked, the store.
@@ -17,6 +18,8 @@ function globals(command: Command): GlobalOptions {
 }
 
 export function configFor(command: Command, flags: Record<string, unknown> = {}): HatloopConfig {
+  // The hints the loop and the TUI print name the command that started this process (invocation.ts).
+  setCommandName(invocation());
   const options = globals(command);
   const env =
     process.env.DATABASE_URL && !process.env.HATLOOP_DATABASE_URL
@@ -55,7 +58,7 @@ export async function withStore<T>(command: Command, fn: (store: DbStore, config
 
 export async function resolveSession(store: DbStore, idOrPrefix: string) {
   const found = await store.sessions.resolve(idOrPrefix);
-  if (!found) throw new CliError(`no session matches "${idOrPrefix}" (see hatloop ls)`);
+  if (!found) throw new CliError(`no session matches "${idOrPrefix}" (see ${invocation()} ls)`);
   if ("ambiguous" in found) throw new CliError(`"${idOrPrefix}" matches several sessions: ${found.ambiguous.join(", ")}`);
   return found.session;
 }

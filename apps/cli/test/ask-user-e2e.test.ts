@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { HATLOOP } from "./support/hatloop.js";
 import { hasTmux, Tmux } from "./support/tmux.js";
 import { openPane, runCommand, tuiRun } from "./support/tui-run.js";
 import { until } from "./support/until.js";
@@ -21,7 +22,7 @@ describe("ask_user and hatloop answer", () => {
     const id = await run.sessionId();
     const sid = id.slice(0, 8);
     expect(first.stdout).toContain(`hatloop: the agent asks: ${QUESTION}`);
-    expect(first.stdout).toContain(`answer with: hatloop answer ${sid} "..."`);
+    expect(first.stdout).toContain(`answer with: ${HATLOOP} answer ${sid} "..."`);
 
     const shown = await run.hatloop(["show", sid]);
     expect(shown.stdout).toMatch(/^status {5}waiting \(waiting for an answer\)$/m);
@@ -34,7 +35,7 @@ describe("ask_user and hatloop answer", () => {
     expect(empty).toMatchObject({ code: 2, stderr: "hatloop: the answer is empty\n" });
     const answered = await run.hatloop(["answer", sid, "-"], { stdin: "Apache-2.0, with a NOTICE file\n" });
     expect(answered.code, answered.stderr).toBe(0);
-    expect(answered.stdout).toContain(`answered; the session goes on when resumed: hatloop resume ${sid}`);
+    expect(answered.stdout).toContain(`answered; the session goes on when resumed: ${HATLOOP} resume ${sid}`);
     const twice = await run.hatloop(["answer", sid, "MIT"]);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/question was already answered \(cli@.+\): Apache-2.0, with a NOTICE file$/m);

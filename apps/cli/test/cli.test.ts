@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HUNG_MS } from "./support/hatloop.js";
+import { HATLOOP, HUNG_MS } from "./support/hatloop.js";
 
 // The built binary, as a user runs it. One HATLOOP_HOME for the file: the first command creates the
 // embedded database, the others reopen it.
@@ -38,7 +38,7 @@ describe("hatloop binary", () => {
   it("shows a friendly empty state, and [] as JSON", () => {
     const plain = hatloop(["ls"]);
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/^No sessions yet\. Start one with: hatloop run/);
+    expect(plain.stdout.startsWith(`No sessions yet. Start one with: ${HATLOOP} run`)).toBe(true);
     const json = hatloop(["ls", "--json"]);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([]);
@@ -63,7 +63,7 @@ describe("hatloop binary", () => {
 
   it("answers an unknown session with exit code 1", () => {
     const r = hatloop(["show", "deadbeef"]);
-    expect(r).toMatchObject({ code: 1, stderr: 'hatloop: no session matches "deadbeef" (see hatloop ls)\n' });
+    expect(r).toMatchObject({ code: 1, stderr: `hatloop: no session matches "deadbeef" (see ${HATLOOP} ls)\n` });
   });
 
   it("answers an unreachable database with one line, its cause and exit code 75", () => {

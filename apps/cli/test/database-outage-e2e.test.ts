@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "@hatloop/db";
 import { scratchPostgresBinDir, startScratchPostgres, type ScratchPostgres } from "@hatloop/db/testing";
-import { runHatloop, startHatloop } from "./support/hatloop.js";
+import { HATLOOP_RE, runHatloop, startHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
 import { writeScenario } from "./support/scenario.js";
 
@@ -116,11 +116,11 @@ describe.runIf(scratchPostgresBinDir())("hatloop run while Postgres goes away", 
     const lines = ran.stderr.trim().split("\n");
     expect(lines.at(-1)).toMatch(
       new RegExp(
-        `^hatloop: database unreachable at 127\\.0\\.0\\.1:${server.port} \\(connection refused\\) for 3(\\.\\d)?s; gave up \\(database\\.outageTimeout is 3s\\); the session is kept: hatloop resume ([0-9a-f]{8}) once the database is back$`,
+        `^hatloop: database unreachable at 127\\.0\\.0\\.1:${server.port} \\(connection refused\\) for 3(\\.\\d)?s; gave up \\(database\\.outageTimeout is 3s\\); the session is kept: ${HATLOOP_RE} resume ([0-9a-f]{8}) once the database is back$`,
       ),
     );
     expect(ran.stderr).not.toMatch(/Failed query|event writes failed/);
-    const id = /hatloop resume ([0-9a-f]{8})/.exec(lines.at(-1)!)![1]!;
+    const id = / resume ([0-9a-f]{8}) once/.exec(lines.at(-1)!)![1]!;
     const resumed = await runHatloop(["--db", url, "resume", id, "--json"], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect((await expectIntactLog(url)).session.status).toBe("completed");

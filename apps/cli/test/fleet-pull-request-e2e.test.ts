@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { fakeGh, FAKE_PR_URL } from "./support/fake-gh.js";
-import { runHatloop } from "./support/hatloop.js";
+import { HATLOOP, runHatloop } from "./support/hatloop.js";
 import { bareRemote, fleetScenario, startWorker } from "./support/fleet.js";
 
 // A fleet session submitted with --pr: the worker that completes it opens the pull request (a fake
@@ -38,7 +38,7 @@ describe("the fleet: --pr and hooks", { tags: ["postgres"] }, () => {
     // Its options were set at submit: resume cannot add --pr to a fleet session.
     const again = await runHatloop(["resume", id.slice(0, 8), "--draft"], base);
     expect(again.code).toBe(2);
-    expect(again.stderr).toBe(`hatloop: session ${id.slice(0, 8)} runs on the fleet: give --pr or --draft to hatloop submit\n`);
+    expect(again.stderr).toBe(`hatloop: session ${id.slice(0, 8)} runs on the fleet: give --pr or --draft to ${HATLOOP} submit\n`);
 
     const gh = fakeGh("ok");
     const workerHook = join(root, "worker-hook.json");

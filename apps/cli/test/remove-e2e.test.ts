@@ -4,7 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore, type DbStore } from "@hatloop/db";
-import { runHatloop } from "./support/hatloop.js";
+import { HATLOOP, runHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
 import { writeScenario } from "./support/scenario.js";
 
@@ -102,7 +102,7 @@ describe("hatloop rm", () => {
     expect(refused.stdout).toContain(`not removed ${short(running)}: it is running (pid ${process.pid}); stop it first, or use --force\n`);
     expect(await t.list()).toHaveLength(2);
     const unknown = await t.hatloop(["rm", short(edited), "deadbeef"]);
-    expect(unknown).toMatchObject({ code: 1, stderr: 'hatloop: no session matches "deadbeef" (see hatloop ls)\n' });
+    expect(unknown).toMatchObject({ code: 1, stderr: `hatloop: no session matches "deadbeef" (see ${HATLOOP} ls)\n` });
     expect((await t.hatloop(["rm"])).code).toBe(2);
     const forced = await t.hatloop(["rm", "--force", short(edited), short(running)]);
     expect(forced.code, forced.stderr).toBe(0);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { colourCodes, hasTmux, Tmux } from "./support/tmux.js";
 import { bin, openPane, runCommand, tuiRun, type Step } from "./support/tui-run.js";
 import { until } from "./support/until.js";
-import { runHatloop } from "./support/hatloop.js";
+import { HATLOOP_RE, runHatloop } from "./support/hatloop.js";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -303,9 +303,9 @@ describe.skipIf(!hasTmux())("the TUI's defects, in a terminal (tmux)", () => {
       "1",
       "--plain",
     ]);
-    const hint = /continue with: (hatloop resume \S+ .+)$/m.exec(plain.stdout + plain.stderr)?.[1];
+    const hint = new RegExp(`continue with: ${HATLOOP_RE} (resume \\S+ .+)$`, "m").exec(plain.stdout + plain.stderr)?.[1];
     expect(hint).toMatch(/--max-iterations 10$/);
-    const resumed = await budget.hatloop([...hint!.split(" ").slice(1), "--plain"]);
+    const resumed = await budget.hatloop([...hint!.split(" "), "--plain"]);
     expect(resumed.code, resumed.stderr).toBe(0);
   });
 });

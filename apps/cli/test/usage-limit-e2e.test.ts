@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeError, startFakeAnthropic, type FakeAnthropic } from "@hatloop/model/testing";
-import { runHatloop } from "./support/hatloop.js";
+import { HATLOOP_RE, runHatloop } from "./support/hatloop.js";
 import { makeRepo } from "./support/repo.js";
 
 // The account's usage limit through the real client and the real binary: the fake Messages API
@@ -59,7 +59,7 @@ describe("hatloop run at a usage limit", () => {
     expect(ran.stdout).toMatch(/! usage limit reached; it resets at .* \(\dh\d\dm\); stopping, as retry.usageLimit is stop/);
     const iso = new Date(reset * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
     expect(ran.stdout).toContain(`hatloop: paused: usage limit (resets ${iso}) in iteration 1`);
-    expect(ran.stdout).toMatch(/continue with: hatloop resume [0-9a-f]{8}$/m);
+    expect(ran.stdout).toMatch(new RegExp(`continue with: ${HATLOOP_RE} resume [0-9a-f]{8}$`, "m"));
   });
 
   it("never waits past the runtime budget: stops with the budget's reason", async () => {
@@ -68,6 +68,8 @@ describe("hatloop run at a usage limit", () => {
     expect(ran.code, ran.stderr).toBe(3);
     expect(fake!.messageRequests()).toHaveLength(1);
     expect(ran.stdout).toMatch(/! usage limit reached; it resets at .*, after the runtime budget ends \(\d+m\d\ds left\); stopping there/);
-    expect(ran.stdout).toMatch(/paused: budget:runtime in iteration 1.*\n\s+continue with: hatloop resume [0-9a-f]{8} --max-runtime 1h/);
+    expect(ran.stdout).toMatch(
+      new RegExp(`paused: budget:runtime in iteration 1.*\\n\\s+continue with: ${HATLOOP_RE} resume [0-9a-f]{8} --max-runtime 1h`),
+    );
   });
 });

@@ -8,6 +8,7 @@ import { printText } from "../output/print.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { isLive } from "../session/liveness.js";
 import { readStdin } from "../stdin.js";
+import { invocation } from "../invocation.js";
 
 // `hatloop answer SESSION "..."`: the answer to the agent's question, from any terminal on any machine
 // (it goes through the database). A run waiting for it picks it up within a second; a session whose
@@ -27,7 +28,7 @@ export function registerAnswer(program: Command): void {
 async function answerText(words: string[]): Promise<string> {
   const fromStdin = (words.length === 1 && words[0] === "-") || (words.length === 0 && !process.stdin.isTTY);
   if (words.length === 0 && !fromStdin)
-    throw usageError('no answer: give it as words (hatloop answer ID "use Postgres") or - to read stdin');
+    throw usageError(`no answer: give it as words (${invocation()} answer ID "use Postgres") or - to read stdin`);
   const text = (fromStdin ? await readStdin() : words.join(" ")).trim();
   if (!text) throw usageError("the answer is empty");
   return text;
@@ -45,7 +46,7 @@ async function answer(id: string, text: string, command: Command): Promise<numbe
     if (taken === "delivered") printText(`answered: the run of session ${sid} goes on`);
     else if (taken === "live") printText(`answered; the run of session ${sid} takes it at its next look`);
     else if ((await fleetStore(store.database.db).get(session.id))?.repoUrl) return await queueAgain(store, config, session);
-    else printText(`answered; the session goes on when resumed: hatloop resume ${sid}`);
+    else printText(`answered; the session goes on when resumed: ${invocation()} resume ${sid}`);
     return 0;
   } finally {
     await store.close();

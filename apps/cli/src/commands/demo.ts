@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { shortId } from "../format.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
@@ -17,6 +17,7 @@ import { demoDir } from "../session/paths.js";
 import { planSession } from "../session/plan.js";
 import { startInterruptibly } from "../session/start.js";
 import { printText } from "../output/print.js";
+import { invocation } from "../invocation.js";
 
 // An offline end-to-end session: the bundled sample repository is copied to a temp dir and made a
 // git repository, then a scripted model works a real task in it — real files, real `npm test`, real
@@ -55,7 +56,7 @@ export function registerDemo(program: Command): void {
           process.exitCode = first;
           return;
         }
-        const hatloop = hatloopCommand();
+        const hatloop = invocation();
         const id = shortId(session.id);
         const found = await findHandoff(store, session.id);
         ui.notice(`demo: paused at its budget of ${DEMO_FIRST_PART} iterations; the handoff is saved (${hatloop} handoff ${id})`);
@@ -74,18 +75,6 @@ export function registerDemo(program: Command): void {
         await store.close();
       }
     });
-}
-
-/**
- * How to run hatloop again from here: `hatloop` when it was started by that name (on the PATH, e.g.
- * after `npm link apps/cli`), else the node command that started it (`pnpm demo` runs
- * `node apps/cli/dist/bin.js`, and `hatloop` is not on the PATH after the quick start).
- */
-function hatloopCommand(): string {
-  const script = process.argv[1] ?? "";
-  if (basename(script) === "hatloop") return "hatloop";
-  const rel = relative(process.cwd(), script);
-  return `node ${rel === "" || rel.startsWith("..") || isAbsolute(rel) ? script : rel}`;
 }
 
 /** Copies the sample repository to a fresh temp dir and commits it, so the demo never touches yours. */

@@ -22,6 +22,7 @@ import { Worker } from "../fleet/worker.js";
 import { runConfigFlags, taskText, type RunFlags } from "./run.js";
 import { bundledHatsDir } from "../session/paths.js";
 import { loadHats } from "../session/prompt-files.js";
+import { invocation } from "../invocation.js";
 
 // The fleet's commands: submit (queue a task), worker (run queued sessions), stop (from anywhere).
 
@@ -184,7 +185,7 @@ async function stopSession(store: DbStore, config: HatloopConfig, session: Sessi
         if (after?.queueState == null) {
           await store.sessions.update(session.id, { status: "paused", stopReason: "stopped (hatloop stop)" });
           await fleet.clearStop(session.id);
-          return { id: session.id, action: "cancelled", message: "taken out of the queue; hatloop resume puts it back" };
+          return { id: session.id, action: "cancelled", message: `taken out of the queue; ${invocation()} resume puts it back` };
         }
       } finally {
         await boss.stop({ graceful: false, close: true }).catch(() => {});

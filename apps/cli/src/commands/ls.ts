@@ -10,6 +10,7 @@ import { renderSession, sessionDetails } from "./show.js";
 import { watchSession } from "./watch.js";
 import { withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
+import { invocation } from "../invocation.js";
 
 export function registerLs(program: Command): void {
   program
@@ -102,7 +103,7 @@ function renderSessionList(
   now = new Date(),
   fleet: Map<string, FleetView> = new Map(),
 ): string {
-  if (sessions.length === 0) return 'No sessions yet. Start one with: hatloop run "<task>"   (or try: hatloop demo)';
+  if (sessions.length === 0) return `No sessions yet. Start one with: ${invocation()} run "<task>"   (or try: ${invocation()} demo)`;
   const rows = sessions.map((s) => {
     const r = rowOf(s, now);
     return [

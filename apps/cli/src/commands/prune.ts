@@ -6,6 +6,7 @@ import { withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
 import { displayStatus } from "../session/liveness.js";
 import { removeAndReport, removeOptions, type RemoveFlags } from "./rm.js";
+import { invocation } from "../invocation.js";
 
 /** As `ls` shows them (displayStatus): the stored ones, and "interrupted" for a session whose process is gone. */
 const STATUSES: string[] = [...SESSION_STATUSES, "interrupted"];
@@ -25,7 +26,7 @@ export function registerPrune(program: Command): void {
   ).action(async (flags: PruneFlags, command: Command) => {
     if (!flags.status && flags.olderThan === undefined) {
       throw usageError(
-        "say what to prune: --status LIST, --older-than AGE or both (e.g. hatloop prune --status completed,failed --older-than 7d)",
+        `say what to prune: --status LIST, --older-than AGE or both (e.g. ${invocation()} prune --status completed,failed --older-than 7d)`,
       );
     }
     await withStore(command, async (store) => {

@@ -21,6 +21,7 @@ import { driveSession } from "../session/drive.js";
 import { isLive } from "../session/liveness.js";
 import { chooseModel, sessionProvider } from "../session/model.js";
 import { requeue } from "./fleet.js";
+import { invocation } from "../invocation.js";
 
 export interface ResumeFlags {
   last?: boolean;
@@ -63,7 +64,7 @@ async function resume(id: string | undefined, flags: ResumeFlags, command: Comma
       checkResumable(session, flags);
       // A queued session's options travel in its row, set at submit; a flag here would do nothing.
       if (flags.pr || flags.draft)
-        throw usageError(`session ${shortId(session.id)} runs on the fleet: give --pr or --draft to hatloop submit`);
+        throw usageError(`session ${shortId(session.id)} runs on the fleet: give --pr or --draft to ${invocation()} submit`);
       return await requeue(store, config, await applyBudgets(store, session, flags));
     }
     return await resumeSession(store, session, flags, config);
@@ -99,7 +100,7 @@ function pullRequestOf(session: SessionRecord, config: HatloopConfig): HatloopCo
 async function lastResumable(store: Store): Promise<SessionRecord> {
   const candidates = (await store.sessions.list({ limit: 50 })).filter((s) => s.status !== "completed" && !isLive(s));
   const newest = candidates.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
-  if (!newest) throw new CliError("no session to resume (see hatloop ls)");
+  if (!newest) throw new CliError(`no session to resume (see ${invocation()} ls)`);
   return newest;
 }
 
@@ -107,7 +108,7 @@ function checkResumable(session: SessionRecord, flags: ResumeFlags): void {
   const sid = shortId(session.id);
   if (session.status === "completed") throw usageError(`session ${sid} is completed; there is nothing to resume`);
   if (isLive(session))
-    throw usageError(`session ${sid} is running in another process (pid ${session.pid}); follow it with: hatloop watch ${sid}`);
+    throw usageError(`session ${sid} is running in another process (pid ${session.pid}); follow it with: ${invocation()} watch ${sid}`);
   // A question's wait is not used up like the others: resuming waits again (or delivers the answer).
   const budget = /^budget:(\w+)$/.exec(session.stopReason ?? "")?.[1]?.replace(/^wait$/, "");
   const raised = { iterations: flags.maxIterations, tokens: flags.maxTokens, cost: flags.maxCost, runtime: flags.maxRuntime }[budget ?? ""];

@@ -12,6 +12,7 @@ import { planSession } from "../session/plan.js";
 import { startInterruptibly } from "../session/start.js";
 import { printText } from "../output/print.js";
 import { readStdin } from "../stdin.js";
+import { invocation } from "../invocation.js";
 
 export interface RunFlags {
   repo?: string;
@@ -100,7 +101,9 @@ export async function taskText(words: string[], taskFile: string | undefined): P
   }
   if (words.length === 1 && words[0] === "-") return readStdin();
   if (words.length === 0)
-    throw usageError('no task: give it as words (hatloop run "fix the flaky test"), with --task-file FILE, or - to read it from stdin');
+    throw usageError(
+      `no task: give it as words (${invocation()} run "fix the flaky test"), with --task-file FILE, or - to read it from stdin`,
+    );
   return words.join(" ");
 }
 

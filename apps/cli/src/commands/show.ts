@@ -7,6 +7,7 @@ import { printJson, printText } from "../output/print.js";
 import { fleetLines, fleetStatus, fleetViews, type FleetView } from "../fleet/listing.js";
 import { currentStatus } from "../session/liveness.js";
 import { describeWorktree, worktreeState, type WorktreeState } from "../session/worktree-place.js";
+import { invocation } from "../invocation.js";
 
 export function registerShow(program: Command): void {
   program
@@ -121,6 +122,6 @@ export function renderSession({ session: s, checklist, checkpoint, messages, dir
 function questionLines({ id, question }: SessionRecord): string[] {
   if (!question) return [];
   const asked = `question   ${question.text} (iteration ${question.iteration}, asked ${formatAge(new Date(question.askedAt))})`;
-  if (question.answer === null) return [asked, `           answer with: hatloop answer ${shortId(id)} "..."`];
+  if (question.answer === null) return [asked, `           answer with: ${invocation()} answer ${shortId(id)} "..."`];
   return [asked, `answer     ${question.answer} (${question.answeredBy ?? "?"}; the run goes on with it, or resume the session)`];
 }

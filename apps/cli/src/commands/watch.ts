@@ -12,6 +12,7 @@ import { outputMode, type OutputMode } from "../ui/output-mode.js";
 import { entryDetails } from "../ui/entry-details.js";
 import { hatHistory } from "../ui/history.js";
 import { snapshotOf } from "../ui/snapshot.js";
+import { invocation } from "../invocation.js";
 
 /** How much history a watcher replays on attach; older events are in `hatloop logs`. */
 const TAIL = 2_000;
@@ -40,7 +41,7 @@ export function watchSession(store: DbStore, session: SessionRecord, mode: Outpu
 
 async function mostRecentRunning(store: Store): Promise<SessionRecord> {
   const running = (await store.sessions.list({ status: ["running", "waiting"], limit: 20 })).filter((s) => isLive(s));
-  if (!running[0]) throw new CliError("no session is running (see hatloop ls); name one to watch it");
+  if (!running[0]) throw new CliError(`no session is running (see ${invocation()} ls); name one to watch it`);
   return running[0];
 }
 

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { eventReader, type SessionRecord, type Store } from "@hatloop/core";
 import { usageError } from "../errors.js";
+import { invocation } from "../invocation.js";
 
 // One runner per session, by lease (see SessionStore.acquireLease): a run takes the session's lease,
 // renews it every quarter of its time to live whatever the loop is doing, and writes only while it
@@ -49,7 +50,7 @@ export async function takeLease(store: Store, session: SessionRecord, ttlMs: num
     const current = (await store.sessions.get(session.id))?.lease;
     const until = current?.expiresAt ? ` until ${current.expiresAt.toISOString()} unless renewed` : "";
     throw usageError(
-      `session ${session.id.slice(0, 8)} is running elsewhere (held by ${current?.holder ?? "another runner"}${until}); follow it with: hatloop watch ${session.id.slice(0, 8)}`,
+      `session ${session.id.slice(0, 8)} is running elsewhere (held by ${current?.holder ?? "another runner"}${until}); follow it with: ${invocation()} watch ${session.id.slice(0, 8)}`,
     );
   }
   const timer = setInterval(

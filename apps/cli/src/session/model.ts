@@ -12,6 +12,7 @@ import {
   type Scenario,
 } from "@hatloop/model";
 import { usageError } from "../errors.js";
+import { invocation } from "../invocation.js";
 
 // `--model scripted:FILE` replays a scenario (no API, no key); any other model id goes to the
 // provider: the Anthropic API with ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL when set), or Bedrock
@@ -67,7 +68,7 @@ function checkEnvironment(provider: Provider, env: NodeJS.ProcessEnv): void {
   if (provider === "anthropic") {
     if (env.ANTHROPIC_API_KEY) return;
     throw usageError(
-      "ANTHROPIC_API_KEY is not set (set it to use the Anthropic API, or run offline with --model scripted:FILE; try hatloop demo)",
+      `ANTHROPIC_API_KEY is not set (set it to use the Anthropic API, or run offline with --model scripted:FILE; try ${invocation()} demo)`,
     );
   }
   try {

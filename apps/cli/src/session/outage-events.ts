@@ -2,6 +2,7 @@ import { Emitter, type EventSink, type SessionRecord } from "@hatloop/core";
 import { DatabaseUnavailableError, describeOutage, surfacedError } from "@hatloop/db";
 import { routeOutages } from "../outages.js";
 import { shortId } from "../format.js";
+import { invocation } from "../invocation.js";
 
 /**
  * While a session runs, the database's outage reports become `database.outage` events: its view
@@ -22,7 +23,7 @@ export function withResumeHint(error: unknown, session: SessionRecord): unknown 
   const surfaced = surfacedError(error);
   if (!(surfaced instanceof DatabaseUnavailableError)) return error;
   return new DatabaseUnavailableError(
-    `${surfaced.message}; the session is kept: hatloop resume ${shortId(session.id)} once the database is back`,
+    `${surfaced.message}; the session is kept: ${invocation()} resume ${shortId(session.id)} once the database is back`,
   );
 }
 

@@ -3,6 +3,14 @@ import { spawn } from "node:child_process";
 const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
 
 /**
+ * How the binary names itself in its hints ("continue with: ... resume ID") when the tests run it:
+ * `hatloop` is not on their PATH, so by the command that started it (src/invocation.ts).
+ */
+export const HATLOOP = `node ${bin}`;
+/** HATLOOP in a regular expression. */
+export const HATLOOP_RE = HATLOOP.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
  * How long a helper waits before it gives up on a process or an event: only so that a hung one still
  * ends, with its output, before the runner's ceiling (vitest.shared.ts). Never a speed claim: those
  * belong in `pnpm bench`.

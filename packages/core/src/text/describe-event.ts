@@ -1,4 +1,5 @@
 import type { EventData, LoopEvent } from "../events.js";
+import { commandName } from "./command-name.js";
 import { formatCost, formatTokens, shortId } from "./format.js";
 
 // One line of text per event (null for events not worth a line), shared by the plain printer, the
@@ -90,7 +91,7 @@ export function describeEvent(event: LoopEvent): string | null {
       return `   steering: ${event.data.text}`;
     case "session.status":
       if (event.data.status === "waiting")
-        return `hatloop: the agent asks: ${event.data.reason ?? ""}\n   answer with: hatloop answer ${shortId(event.sessionId)} "..."`;
+        return `hatloop: the agent asks: ${event.data.reason ?? ""}\n   answer with: ${commandName()} answer ${shortId(event.sessionId)} "..."`;
       return event.data.status === "running"
         ? null
         : `hatloop: session ${event.data.status}${event.data.reason ? ` (${event.data.reason})` : ""}`;
@@ -100,7 +101,7 @@ export function describeEvent(event: LoopEvent): string | null {
       // An iteration that did not finish (a failed model call) is named as the one shown, not as "after N - 1".
       const when =
         event.iteration > event.data.iterations ? `in iteration ${event.iteration}` : `after ${event.data.iterations} iterations`;
-      return `hatloop: ${event.data.status}: ${event.data.reason} ${when}, ${formatCost(event.data.costUsd)}${event.data.status === "completed" ? "" : `\n   continue with: hatloop resume ${shortId(event.sessionId)}${raiseFlag(event.data.reason)}`}`;
+      return `hatloop: ${event.data.status}: ${event.data.reason} ${when}, ${formatCost(event.data.costUsd)}${event.data.status === "completed" ? "" : `\n   continue with: ${commandName()} resume ${shortId(event.sessionId)}${raiseFlag(event.data.reason)}`}`;
     }
     case "session.lease-lost":
       return `hatloop: stopped: ${event.data.message}`;
