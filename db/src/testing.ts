@@ -51,12 +51,12 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 
 /**
  * What a test database's name starts with: `hatloop_t`, or the prefix of the test file that creates it
- * (HATLOOP_TEST_DATABASE_PREFIX, set by db/test/support/database-leaks.ts), so that what a file leaves
+ * (TEST_DATABASE_PREFIX, set by db/test/support/database-leaks.ts), so that what a file leaves
  * on the server can be found and named after its last test.
  */
 function testDatabasePrefix(): string {
-  const prefix = process.env.HATLOOP_TEST_DATABASE_PREFIX || "hatloop_t";
-  if (!/^[a-z][a-z0-9_]{0,40}$/.test(prefix)) throw new Error(`HATLOOP_TEST_DATABASE_PREFIX is not a plain lower-case name: ${prefix}`);
+  const prefix = process.env.TEST_DATABASE_PREFIX || "hatloop_t";
+  if (!/^[a-z][a-z0-9_]{0,40}$/.test(prefix)) throw new Error(`TEST_DATABASE_PREFIX is not a plain lower-case name: ${prefix}`);
   return prefix;
 }
 

@@ -11,7 +11,8 @@ const server = process.env.HATLOOP_TEST_DATABASE_URL;
 
 if (server) {
   const prefix = `hatloop_t_${randomBytes(4).toString("hex")}`;
-  process.env.HATLOOP_TEST_DATABASE_PREFIX = prefix;
+  // Not a HATLOOP_ name: those are configuration, and a hatloop started by a test inherits it.
+  process.env.TEST_DATABASE_PREFIX = prefix;
 
   afterAll(async () => {
     const left = await dropLeftBehind(server, prefix);
