@@ -68,7 +68,7 @@ describe("fleet fencing on the checkpoint path", { tags: ["postgres"] }, () => {
       const runnerA = pushingGitPort(gitPort, {
         sessionId: session.id,
         branch,
-        workspace: { repoDir: join(root, "a-cache"), worktreePath: a, commit: base, remoteTip: null },
+        workspace: { repoDir: join(root, "a-cache"), remoteTip: null },
         stillHeld: () => store.sessions.renewLease(session.id, epochA, 60_000),
       });
       writeFileSync(join(a, "one.txt"), "a1\n");
@@ -80,7 +80,7 @@ describe("fleet fencing on the checkpoint path", { tags: ["postgres"] }, () => {
       const runnerB = pushingGitPort(gitPort, {
         sessionId: session.id,
         branch,
-        workspace: { repoDir: join(root, "b-cache"), worktreePath: b, commit: base, remoteTip: null },
+        workspace: { repoDir: join(root, "b-cache"), remoteTip: null },
         stillHeld: () => store.sessions.renewLease(session.id, epochB, 60_000),
       });
       writeFileSync(join(b, "two.txt"), "b1\n");
