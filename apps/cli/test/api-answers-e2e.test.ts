@@ -25,10 +25,10 @@ describe("hatloop run against the API's awkward answers", () => {
         {
           content: [
             { type: "text", text: "\n\n" },
-            { type: "tool_use", name: "read_file", input: { path: "src/value.js" } },
+            { type: "tool_use", name: "read_file", input: { path: "src/data.js" } },
           ],
         },
-        fakeError(400, { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" }),
+        fakeError(400, { type: "invalid_request_error", message: "prompt is too long: 17000 tokens > 15000 maximum" }),
         {
           content: "Here is how to bypass",
           stopReason: "refusal",
@@ -50,25 +50,35 @@ describe("hatloop run against the API's awkward answers", () => {
         { content: "Done for now." },
       ],
     });
-    const { repo } = makeRepo();
+    // A file big enough that the answer "prompt is too long" is true of the request (about 17k tokens) and
+    // compacting to the 15k it names makes it smaller: a refused request is never sent again as it was.
+    const { repo } = makeRepo({ "src/data.js": `export const data = [\n${"  { id: 1, name: 'row' },\n".repeat(2_000)}];\n` });
     const home = mkdtempSync(join(tmpdir(), "hatloop-home-"));
-    const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url };
+    // The summary of what compaction takes out is mechanical here: every request to the fake is one of the loop's.
+    const env = {
+      HATLOOP_HOME: home,
+      HATLOOP_CONFIG: join(home, "none.json"),
+      ANTHROPIC_API_KEY: "sk-test",
+      ANTHROPIC_BASE_URL: fake.url,
+      HATLOOP_CONTEXT__LLM_SUMMARY: "false",
+    };
     const run = await runHatloop(
       ["run", "set value to 2", "--repo", repo, "--hat", "creator", "--model", "claude-sonnet-4-5", "--max-iterations", "4", "--plain"],
       env,
     );
     const out = run.stdout + run.stderr;
 
-    expect(run.code).toBe(3); // the iteration budget, not a failure
+    expect(run.code, out).toBe(3); // the iteration budget, not a failure
     expect(fake.rejected).toEqual([]); // not one request the API would have refused
     const sent = fake.messageRequests();
     expect(sent.map((r) => JSON.stringify(r.body.messages)).filter((m) => /"text":"\s*"/.test(m))).toEqual([]);
     expect(sent.map((r) => r.body.max_tokens)).toEqual([8192, 8192, 8192, 8192, 64_000, 8192]);
+    expect(JSON.stringify(sent[2]!.body).length).toBeLessThan(JSON.stringify(sent[1]!.body).length); // what was refused, compacted
 
     expect(out.match(/model notice: The model 'claude-sonnet-4-5' is deprecated/g)).toHaveLength(1);
     expect(out).not.toMatch(/^The model 'claude-sonnet-4-5' is deprecated/m); // the SDK's own console line
     expect(out).toContain(
-      "! request too large for the model (250k tokens > 200k maximum); compacting and retrying the iteration (attempt 1)",
+      "! request too large for the model (17k tokens > 15k maximum); compacting and retrying the iteration (attempt 1)",
     );
     expect(out).toContain(
       "! model refused to continue (cyber: This request was declined because it could enable cyber harm.); the refused answer is archived",
