@@ -26,16 +26,22 @@ async function restoredCheckpoint(store: DbStore, id: string, commit: unknown) {
 }
 
 /**
- * The notes the session's write_file calls wrote: a call a drain or a kill interrupted before it ran
- * has an error result ("Interrupted ..."), and the scripted model does not write that note again.
+ * The notes the session's write_file calls wrote, by their results: `done` ran and were answered;
+ * `finished` ran but the kill came before the answer was stored (resume answered "Finished (ok) just
+ * before the hatloop process stopped"): their files are real, and kept when their snapshot was pushed.
+ * A call a drain or a kill stopped before it ran has an "Interrupted" result, and the scripted model
+ * does not write that note again.
  */
-function writtenNotes(messages: Message[]): string[] {
-  const failed = new Set(messages.flatMap(toolResults).flatMap((r) => (r.is_error ? [r.tool_use_id] : [])));
-  const paths = messages
-    .flatMap(toolUses)
-    .filter((use) => use.name === "write_file" && !failed.has(use.id))
-    .map((use) => (use.input as { path: string }).path);
-  return [...new Set(paths)];
+function writtenNotes(messages: Message[]): { done: string[]; finished: string[] } {
+  const results = new Map(messages.flatMap(toolResults).map((r) => [r.tool_use_id, r]));
+  const writes = messages.flatMap(toolUses).filter((use) => use.name === "write_file");
+  const pathsOf = (keep: (result: ReturnType<typeof results.get>) => boolean) => [
+    ...new Set(writes.filter((use) => keep(results.get(use.id))).map((use) => (use.input as { path: string }).path)),
+  ];
+  return {
+    done: pathsOf((r) => r !== undefined && !r.is_error),
+    finished: pathsOf((r) => r?.is_error === true && JSON.stringify(r.content).includes("Finished (ok) just before")),
+  };
 }
 
 const running = (w: WorkerProcess) => {
@@ -108,9 +114,11 @@ describe("fleet (Postgres, processes, bare remote)", { tags: ["postgres"] }, () 
         // Every step's note, whichever worker wrote it, those w1 wrote after its last checkpoint too:
         // 0 lost writes (each iteration's files are snapshotted before its turn is closed).
         const files = execFileSync("git", ["--git-dir", remote, "ls-tree", "-r", "--name-only", tip], { encoding: "utf8" }).split("\n");
-        const notes = writtenNotes(messages.map((m) => m.message));
-        expect(notes.length).toBeGreaterThanOrEqual(STEPS - 1);
-        expect(files.filter((f) => f.startsWith("notes/")).sort()).toEqual(notes.sort());
+        const { done, finished } = writtenNotes(messages.map((m) => m.message));
+        expect(done.length).toBeGreaterThanOrEqual(STEPS - 1);
+        const inTree = files.filter((f) => f.startsWith("notes/"));
+        expect(inTree).toEqual(expect.arrayContaining(done));
+        for (const extra of inTree.filter((f) => !done.includes(f))) expect(finished).toContain(extra);
       }
       // No job left in the queue or running.
       const rows = await fleetStore(store.database.db).list(ids, { schema: "pgboss", name: "hatloop-sessions" });

@@ -11,12 +11,20 @@ import { startWorker, submit, withFleet, fleetScenario, type Fleet } from "./sup
 
 const STEPS = 8;
 
-/** The notes the session's successful write_file calls wrote. */
-async function writtenNotes(fleet: Fleet, id: string): Promise<string[]> {
+/**
+ * The notes the session's write_file calls wrote: `done` were answered; `finished` ran but the kill
+ * came before their answer was stored (resume said "Finished (ok) just before ..."): real files too.
+ */
+async function writtenNotes(fleet: Fleet, id: string): Promise<{ done: string[]; finished: string[] }> {
   const messages = (await fleet.store.messages.range(id, 1, 100_000)).map((m) => m.message);
-  const failed = new Set(messages.flatMap(toolResults).flatMap((r) => (r.is_error ? [r.tool_use_id] : [])));
-  const uses = messages.flatMap(toolUses).filter((u) => u.name === "write_file" && !failed.has(u.id));
-  return [...new Set(uses.map((u) => (u.input as { path: string }).path))].sort();
+  const results = new Map(messages.flatMap(toolResults).map((r) => [r.tool_use_id, r]));
+  const writes = messages.flatMap(toolUses).filter((u) => u.name === "write_file");
+  const pathsOf = (keep: (result: ReturnType<typeof results.get>) => boolean) =>
+    [...new Set(writes.filter((u) => keep(results.get(u.id))).map((u) => (u.input as { path: string }).path))].sort();
+  return {
+    done: pathsOf((r) => r !== undefined && !r.is_error),
+    finished: pathsOf((r) => r?.is_error === true && JSON.stringify(r.content).includes("Finished (ok) just before")),
+  };
 }
 
 function treeNotes(fleet: Fleet, commit: string): string[] {
@@ -49,9 +57,11 @@ describe("fleet takeover keeps the killed worker's writes (Postgres, processes, 
         expect(taken.snapshot).toBeGreaterThanOrEqual(4);
         await completed(fleet, id);
 
-        const notes = await writtenNotes(fleet, id);
-        expect(notes.length).toBeGreaterThanOrEqual(STEPS - 1);
-        expect(treeNotes(fleet, (await fleet.store.checkpoints.latest(id))!.gitCommit!)).toEqual(notes);
+        const { done, finished } = await writtenNotes(fleet, id);
+        expect(done.length).toBeGreaterThanOrEqual(STEPS - 1);
+        const inTree = treeNotes(fleet, (await fleet.store.checkpoints.latest(id))!.gitCommit!);
+        expect(inTree).toEqual(expect.arrayContaining(done)); // 0 lost writes
+        for (const extra of inTree.filter((f) => !done.includes(f))) expect(finished).toContain(extra);
       },
       { HATLOOP_CHECKPOINT__INTERVAL: "100" },
     ));
