@@ -32,8 +32,9 @@ export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
     const request = await prepareRequest(ctx, maxTokens, overflow);
     if (!request) return { kind: "ended", ending: { kind: "interrupted" } };
     overflow = undefined;
-    const size = requestSize(request);
-    if (refused && size >= refused.size) {
+    // Weighed only after a refusal: weighing serialises the whole request, on every call otherwise.
+    const size: number | null = refused ? requestSize(request) : null;
+    if (refused && size !== null && size >= refused.size) {
       const note = `compaction could not make the request smaller than the one refused (${size.toLocaleString("en-US")} characters); resume with a model whose window is larger, or a shorter task`;
       return { kind: "ended", ending: modelFailure(ctx, refused.error, overflows, note) };
     }
@@ -50,7 +51,7 @@ export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
       const measured = error instanceof ModelError && !isAbort(error) ? error.overflow : null;
       if (measured && ctx.deps.context && overflows < MAX_OVERFLOW_RETRIES) {
         overflows++;
-        refused = { size, error };
+        refused = { size: size ?? requestSize(request), error };
         overflow = await takeMeasurement(ctx, measured, overflows);
         continue;
       }
