@@ -1,7 +1,7 @@
 import { mkdir, realpath, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { SimpleGit } from "simple-git";
 import { gitAt, gitErrorLine } from "./client.js";
+import { hasRef } from "./dirty-state.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 // Where a task runs: by default a new branch `hatloop/<shortId>` in its own worktree next to the
@@ -45,7 +45,8 @@ export async function planTaskWorktree(options: CreateTaskWorktreeOptions): Prom
   const parent = options.worktreeDir ? path.resolve(options.worktreeDir) : path.join(path.dirname(repoRoot), DEFAULT_PARENT);
   const worktreePath = path.join(parent, `${path.basename(repoRoot)}-${options.sessionShortId}`);
 
-  if (await hasBranch(gitAt(repoRoot), branch)) throw new WorkspaceError("branch_exists", `branch ${branch} already exists in ${repoRoot}`);
+  if (await hasRef(repoRoot, `refs/heads/${branch}`))
+    throw new WorkspaceError("branch_exists", `branch ${branch} already exists in ${repoRoot}`);
   if (await pathExists(worktreePath)) {
     throw new WorkspaceError("worktree_exists", `worktree directory ${worktreePath} already exists`);
   }
@@ -96,7 +97,8 @@ export async function removeTaskWorktree(options: RemoveTaskWorktreeOptions): Pr
     const parent = path.dirname(options.worktreePath);
     if (path.basename(parent) === DEFAULT_PARENT) await rmdir(parent).catch(() => undefined);
     // A start killed before its worktree was made left no branch to delete.
-    if (options.deleteBranch && (await hasBranch(git, options.deleteBranch))) await git.raw(["branch", "-D", options.deleteBranch]);
+    if (options.deleteBranch && (await hasRef(options.repoRoot, `refs/heads/${options.deleteBranch}`)))
+      await git.raw(["branch", "-D", options.deleteBranch]);
   } catch (error) {
     throw new WorkspaceError("git_failed", `could not remove the worktree: ${gitErrorLine(error)}`);
   }
@@ -137,13 +139,6 @@ export async function findRepository(dir: string): Promise<{ repoRoot: string; b
     );
   }
   return { repoRoot, baseCommit: head };
-}
-
-async function hasBranch(git: SimpleGit, branch: string): Promise<boolean> {
-  return git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).then(
-    (out) => out.trim().length > 0,
-    () => false,
-  );
 }
 
 async function pathExists(p: string): Promise<boolean> {
