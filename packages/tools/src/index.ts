@@ -38,7 +38,7 @@ export { WorkspaceError } from "./git/workspace-error.js";
 export type { WorkspaceErrorCode } from "./git/workspace-error.js";
 export { FALLBACK_IDENTITY } from "./git/client.js";
 export { checkoutTaskWorktree, fetchedBranch, hasCommit, pushTaskBranch, syncRepository } from "./git/remote.js";
-export { fetchSnapshot, headTree, pushSnapshot, restoreSnapshot, snapshotRef, snapshotWorktree } from "./git/snapshot.js";
+export { fetchSnapshot, headTree, pushSnapshot, restoreSnapshot, snapshotCommit, snapshotRef, worktreeTree } from "./git/snapshot.js";
 export { remoteCommit } from "./git/remote-base.js";
 export { pushBranch, remoteDefaultBranch, remoteUrl } from "./git/publish.js";
 export { createPullRequest } from "./github/gh.js";

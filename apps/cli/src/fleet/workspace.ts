@@ -13,8 +13,9 @@ import {
   pushTaskBranch,
   removeTaskWorktree,
   restoreSnapshot,
-  snapshotWorktree,
+  snapshotCommit,
   syncRepository,
+  worktreeTree,
 } from "@hatloop/tools";
 import { CliError } from "../errors.js";
 
@@ -125,11 +126,12 @@ export function pushingGitPort(
   return {
     ...base,
     async snapshot(dir, iteration) {
-      const snapshot = await snapshotWorktree(dir, `hatloop snapshot: iteration ${iteration}`);
-      if (snapshot.tree === (kept ?? (await headTree(dir)))) return; // nothing a checkpoint or the last snapshot lacks
+      const tree = await worktreeTree(dir);
+      if (tree === (kept ?? (await headTree(dir)))) return; // nothing a checkpoint or the last snapshot lacks
       if (!(await options.stillHeld())) throw new LeaseLostError(options.sessionId);
-      await serially(repoDir, () => pushSnapshot(dir, options.branch, snapshot.commit));
-      kept = snapshot.tree;
+      const commit = await snapshotCommit(dir, tree, `hatloop snapshot: iteration ${iteration}`);
+      await serially(repoDir, () => pushSnapshot(dir, options.branch, commit));
+      kept = tree;
     },
     async commitAll(dir, message) {
       const sha = await base.commitAll(dir, message);

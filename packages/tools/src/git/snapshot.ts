@@ -14,32 +14,29 @@ export function snapshotRef(branch: string): string {
   return `refs/hatloop/snapshots/${branch}`;
 }
 
-export interface Snapshot {
-  commit: string;
-  tree: string;
-}
-
-/** The worktree as a commit on HEAD (not on any branch); `label` is its message. */
-export async function snapshotWorktree(dir: string, label: string): Promise<Snapshot> {
-  const git = gitAt(dir, { config: await commitConfig(dir) });
+/** The worktree's whole state as a tree object (untracked files included, ignored ones not). */
+export async function worktreeTree(dir: string): Promise<string> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), "hatloop-snapshot-"));
   // A copy of the real index, so `git add` only looks again at what changed; the real one is untouched.
   const index = path.join(scratch, "index");
   try {
-    const gitDir = (await git.raw(["rev-parse", "--absolute-git-dir"])).trim();
+    const gitDir = (await gitAt(dir).raw(["rev-parse", "--absolute-git-dir"])).trim();
     await copyFile(path.join(gitDir, "index"), index).catch(() => {});
     const env = { GIT_INDEX_FILE: index };
     // execa rather than simple-git: simple-git refuses a custom environment (see facts.ts).
     await execa("git", ["add", "--all"], { cwd: dir, env, stdin: "ignore" });
-    const tree = (await execa("git", ["write-tree"], { cwd: dir, env, stdin: "ignore" })).stdout.trim();
-    const head = (await git.raw(["rev-parse", "HEAD"])).trim();
-    const commit = (await git.raw(["commit-tree", tree, "-p", head, "-m", label])).trim();
-    return { commit, tree };
+    return (await execa("git", ["write-tree"], { cwd: dir, env, stdin: "ignore" })).stdout.trim();
   } catch (error) {
     throw new WorkspaceError("git_failed", `could not snapshot ${dir}: ${gitErrorLine(error)}`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** A commit of `tree` on HEAD (not on any branch); `label` is its message. */
+export async function snapshotCommit(dir: string, tree: string, label: string): Promise<string> {
+  const git = gitAt(dir, { config: await commitConfig(dir) });
+  return (await git.raw(["commit-tree", tree, "-p", "HEAD", "-m", label])).trim();
 }
 
 /** HEAD's tree: a snapshot with this tree holds nothing a checkpoint does not. */
