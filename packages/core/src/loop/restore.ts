@@ -24,8 +24,8 @@ export interface RestoredState {
   completed: boolean;
   /** The last stored message is an answer whose turn was never closed: its signals are not applied yet. */
   openTurn: OpenTurn | null;
-  /** The resume packet, to append once the open turn is closed (the API wants tool results right after their calls). */
-  resumePacket: Message | null;
+  /** The resume packet's text, to append once the open turn is closed (the API wants tool results right after their calls). */
+  resumePacket: string | null;
 }
 
 export interface OpenTurn {
@@ -184,7 +184,7 @@ function takeHatOf(state: LoopState, stored: StoredMessage[], deps: LoopDeps): v
  * The lean resume packet (docs/design/handoff.md: ~600-800 tokens, never raw summary blobs), rendered from the
  * checkpoint's handoff, goes at the end of the live context so the model knows where it stands.
  */
-function packetOf(state: LoopState, checkpoint: CheckpointRecord, warnings: string[]): Message | null {
+function packetOf(state: LoopState, checkpoint: CheckpointRecord, warnings: string[]): string | null {
   let handoff: Handoff;
   try {
     handoff = validateHandoff(checkpoint.handoff);
@@ -192,8 +192,7 @@ function packetOf(state: LoopState, checkpoint: CheckpointRecord, warnings: stri
     warnings.push(`checkpoint #${checkpoint.seq} has no usable handoff (${(error as Error).message}); resuming without a resume packet`);
     return null;
   }
-  const text = renderResumePacket(handoff, { storedMessages: state.nextSeq - 1 });
-  return { role: "user", content: [{ type: "text", text }] };
+  return renderResumePacket(handoff, { storedMessages: state.nextSeq - 1 });
 }
 
 /** tool.result events of the given calls: proof they finished, with their preview. */

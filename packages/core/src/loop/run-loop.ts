@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { MARKERS, type ContentBlock, type Message } from "@hatloop/context";
+import { MARKERS } from "@hatloop/context";
 import { knownTopics } from "../hats/router.js";
 import { Checkpointer } from "../checkpoint/checkpointer.js";
 import { handoffBuilder } from "../checkpoint/handoff.js";
@@ -95,8 +95,9 @@ async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter
     if (restored.completed) outcome = await endRun(ctx, { kind: "completed" });
     // Killed while an answer's turn was open: close it as the iteration would have, then say where we stand.
     if (restored.openTurn) outcome = await closeOpenTurn(ctx, restored.openTurn).then((e) => e && endRun(ctx, e));
-    const packet = withNote(restored.resumePacket, restored.resumed ? options.resumeNote : undefined);
-    if (packet) await appendLive(ctx, packet, "injected");
+    const note = restored.resumed && options.resumeNote ? `${MARKERS.continuation} ${options.resumeNote}` : null;
+    const said = [restored.resumePacket, note].filter((text) => text !== null);
+    if (said.length) await appendLive(ctx, { role: "user", content: said.map(textBlock) }, "injected");
     if (!restored.resumed) {
       // The task verbatim (what the user said), then hatloop's note about where it runs (marked as injected).
       const note = taskMessage(deps.prompts, { task: session.task, branch: session.branch, base: session.baseCommit, hat: state.hat.name });
@@ -144,11 +145,4 @@ async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter
     costUsd: state.costUsd,
   });
   return outcome;
-}
-
-/** The resume packet with a note after it (a note alone when there is no packet). */
-function withNote(packet: Message | null, note: string | undefined): Message | null {
-  if (!note) return packet;
-  const before: ContentBlock[] = !packet ? [] : typeof packet.content === "string" ? [textBlock(packet.content)] : packet.content;
-  return { role: "user", content: [...before, textBlock(`${MARKERS.continuation} ${note}`)] };
 }
