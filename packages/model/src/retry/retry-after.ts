@@ -2,7 +2,7 @@
 // but Anthropic sends it; `retry-after` is seconds or an HTTP date. Rate-limited responses without
 // either still say when the exhausted limit resets (anthropic-ratelimit-*-reset, RFC 3339).
 
-interface HeaderSource {
+export interface HeaderSource {
   get(name: string): string | null;
 }
 

@@ -1,4 +1,5 @@
 import type { UsageLimit } from "@hatloop/core";
+import type { HeaderSource } from "./retry-after.js";
 
 // A usage limit is not a rate limit. A subscription's allowance (its 5-hour or weekly window) or an
 // organisation's spend limit lasts hours or days: retrying it ten times over ten minutes only ends
@@ -9,10 +10,6 @@ import type { UsageLimit } from "@hatloop/core";
 //   reset, beyond maxRetryAfterMs);
 // - an error message naming a usage limit ("You have reached your specified API usage limits. You
 //   will regain access on 2026-12-01 at 00:00 UTC."), whatever its status.
-
-interface HeaderSource {
-  get(name: string): string | null;
-}
 
 /** What a failed attempt said, as far as a usage limit goes. */
 interface LimitClues {
