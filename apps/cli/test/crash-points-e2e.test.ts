@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toolResults } from "@hatloop/context";
+import { refSeqs, type ContextRef } from "@hatloop/core";
 import { openStore } from "@hatloop/db";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { HUNG_MS, runHatloop, startHatloop } from "./support/hatloop.js";
@@ -212,6 +213,22 @@ describe("crash points", () => {
       const closing = messages.find((m) => m.message.role === "user" && toolResults(m.message).length > 0)!;
       expect(JSON.stringify(closing.message)).toContain("creator"); // the hat-change message closes the interrupted turn
       expect(closing.hat).toBe("creator");
+    });
+  });
+
+  it("killed with a question's answer open: resume asks it and ends waiting, with nothing stored after the run ended", async () => {
+    const asking = turn("ASK_USER: which database should it use?", [{ name: "list_files", input: {} }]);
+    const { env, run, home } = setup([asking], "planner");
+    const killed = await runHatloop(run([]), { ...env, HATLOOP_FAILPOINT: "after-tool-result" });
+    expect(killed.code, killed.stderr).toBeNull();
+    const resumed = await runHatloop(["resume", "--last", "--json"], env);
+    expect(resumed.code, resumed.stderr).toBe(4); // waiting for the answer
+    await withStore(home, async (store) => {
+      const [session] = await store.sessions.list();
+      expect(session!.question?.text).toBe("which database should it use?");
+      // The run's last checkpoint holds every stored message: none was written after it ended.
+      const last = await store.checkpoints.latest(session!.id);
+      expect(await store.messages.lastSeq(session!.id)).toBeLessThanOrEqual(Math.max(...refSeqs(last!.context as ContextRef)));
     });
   });
 

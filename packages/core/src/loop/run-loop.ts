@@ -97,7 +97,8 @@ async function runSession(options: LoopOptions, deps: LoopDeps, emitter: Emitter
     if (restored.openTurn) outcome = await closeOpenTurn(ctx, restored.openTurn).then((e) => e && endRun(ctx, e));
     const note = restored.resumed && options.resumeNote ? `${MARKERS.continuation} ${options.resumeNote}` : null;
     const said = [restored.resumePacket, note].filter((text) => text !== null);
-    if (said.length) await appendLive(ctx, { role: "user", content: said.map(textBlock) }, "injected");
+    // Not after a run the open turn ended (its question): the next resume says where it stands.
+    if (said.length && !outcome) await appendLive(ctx, { role: "user", content: said.map(textBlock) }, "injected");
     if (!restored.resumed) {
       // The task verbatim (what the user said), then hatloop's note about where it runs (marked as injected).
       const note = taskMessage(deps.prompts, { task: session.task, branch: session.branch, base: session.baseCommit, hat: state.hat.name });
