@@ -57,7 +57,8 @@ describe("a usage limit", () => {
   it("stops with the runtime budget's reason when the reset comes after the budget ends, without waiting", async () => {
     const started = Date.now();
     const run = await runFixture({
-      session: { budgets: { maxIterations: 5, maxTokens: null, maxCostUsd: null, maxRuntimeMs: 3_600_000 } },
+      // 50 minutes: the time left shows as minutes and seconds (an hour to the millisecond would be "1h00m").
+      session: { budgets: { maxIterations: 5, maxTokens: null, maxCostUsd: null, maxRuntimeMs: 3_000_000 } },
       turns: [{ error: limited(Date.now() + HOURS_4) }],
     });
     expect(run.outcome).toEqual({ status: "paused", reason: "budget:runtime", exitCode: 3 });
