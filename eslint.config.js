@@ -18,6 +18,65 @@ const boundary = {
   ],
 };
 
+// Inside packages/core, arrows point down: loop/ (the iteration) over checkpoint/ and context/ (what
+// a checkpoint and context management make of the state), over state/ (the loop state, its changes
+// and the one reducer), over the ports and the rest. And one way to change anything: a step hands a
+// Change to loop/commit.ts, the write path, which alone writes the store (store-writes.ts), applies
+// the state (state/apply.ts) and emits events (change-events.ts).
+const coreSrc = "packages/core/src";
+const coreTests = ["**/*.test.ts", "**/test-support/**"];
+const up = (...folders) => ({
+  group: folders.map((f) => `../${f}/*`),
+  message: "packages/core/src: a folder does not import the layers above it.",
+});
+const writePath = {
+  apply: {
+    group: ["**/state/apply.js"],
+    message: "Only the loop's write path (loop/commit.ts) applies changes to the loop state: hand a Change to commit().",
+  },
+  commit: { group: ["**/loop/commit.js"], message: "Only the loop commits changes; other folders hand data back to it." },
+  parts: {
+    group: ["./store-writes.js", "./change-events.js"],
+    message: "Store writes and change events are the write path's own parts: go through commit().",
+  },
+};
+const writePathFiles = ["commit", "store-writes", "change-events"].map((f) => `${coreSrc}/loop/${f}.ts`);
+/** What each part of packages/core may not import (one no-restricted-imports setting per file: later blocks replace it). */
+const coreLayers = [
+  { files: [`${coreSrc}/loop/**/*.ts`], ignores: writePathFiles, not: [writePath.apply, writePath.parts] },
+  { files: [`${coreSrc}/checkpoint/**/*.ts`], not: [up("loop", "context"), writePath.apply, writePath.commit] },
+  { files: [`${coreSrc}/context/**/*.ts`], not: [up("loop", "checkpoint"), writePath.apply, writePath.commit] },
+  {
+    files: [`${coreSrc}/state/**/*.ts`],
+    ignores: [`${coreSrc}/state/apply.ts`],
+    not: [up("loop", "checkpoint", "context", "persist"), writePath.apply],
+  },
+  { files: [`${coreSrc}/state/apply.ts`], not: [up("loop", "checkpoint", "context", "persist")] },
+  {
+    files: [`${coreSrc}/{hats,signals,ports,store,prompt,text,redaction,persist}/**/*.ts`],
+    not: [up("loop", "checkpoint", "context", "state"), writePath.apply, writePath.commit],
+  },
+  { files: [`${coreSrc}/*.ts`], not: [writePath.apply, writePath.commit] },
+];
+/** The package boundary and the given patterns (one no-restricted-imports setting per file: later blocks replace it). */
+const restrict = (...patterns) => ["error", { paths: boundary.paths, patterns: [...boundary.patterns, ...patterns] }];
+const storeWrite =
+  "CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.object.property.name=/^(sessions|messages|checkpoints|events|checklist|memories)$/][callee.property.name=/^(create|update|answer|addUsage|delete|append|prune|upsert|setStatus|add|updateContent|supersede|acquireLease|renewLease|releaseLease)$/]";
+const writeRules = {
+  "no-restricted-syntax": [
+    "error",
+    {
+      selector: storeWrite,
+      message: "Only the loop's write path (loop/store-writes.ts, through commit()) writes the store from packages/core.",
+    },
+    {
+      selector: "CallExpression[callee.property.name='emit']",
+      message: "Only the loop's write path emits events: commit() a change, or report() a happening.",
+    },
+    { selector: "MemberExpression[property.name='sinks']", message: "Only the loop's write path reaches the event sinks." },
+  ],
+};
+
 export default tseslint.config(
   {
     ignores: ["**/dist/**", "apps/cli/out/**", "**/node_modules/**", "**/coverage/**", "apps/cli/demo/sample-repo/**", "bench/results/**"],
@@ -65,6 +124,27 @@ export default tseslint.config(
     files: ["packages/core/**/*.{ts,tsx}", "packages/context/**/*.{ts,tsx}"],
     ignores: ["**/*.test.ts", "**/test-support/**", "**/vitest.config.ts"],
     rules: { "no-restricted-imports": ["error", boundary] },
+  },
+  ...coreLayers.map(({ files, ignores = [], not }) => ({
+    files,
+    ignores: [...coreTests, ...ignores],
+    rules: { "no-restricted-imports": restrict(...not) },
+  })),
+  {
+    files: [`${coreSrc}/**/*.ts`],
+    ignores: [
+      ...coreTests,
+      `${coreSrc}/loop/commit.ts`,
+      `${coreSrc}/loop/store-writes.ts`,
+      `${coreSrc}/emitter.ts`,
+      // Not the loop's state: the events table's writer (a sink), the store's own implementations and
+      // its redacting wrapper, and the repository's knowledge facts the context hook keeps across sessions.
+      `${coreSrc}/persist/event-persister.ts`,
+      `${coreSrc}/store/**`,
+      `${coreSrc}/redaction/redacting-store.ts`,
+      `${coreSrc}/context/facts.ts`,
+    ],
+    rules: writeRules,
   },
   {
     // Config files outside every tsconfig: linted without type information.

@@ -2,18 +2,20 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../config.js";
 import { LoopControl } from "../loop/control.js";
 import { fakeGit, fakeTool, runFixture, type Turn } from "../test-support/loop-fixture.js";
-import { Emitter } from "../loop/emitter.js";
-import type { LoopState } from "../loop/state.js";
+import { apply } from "../state/apply.js";
+import { initialGuard } from "../state/guard.js";
+import { initialHealth } from "../state/health-state.js";
+import type { LoopState } from "../state/loop-state.js";
 import type { CheckpointReason } from "../store/port.js";
-import { Checkpointer } from "./checkpointer.js";
-import { initialHealth } from "../loop/health.js";
+import { draftCheckpoint } from "./draft.js";
 
-/** A minimal loop state for driving the Checkpointer directly. */
+/** A minimal loop state for drafting checkpoints directly. */
 function restoredLike(run: Awaited<ReturnType<typeof runFixture>>): LoopState {
   return {
     session: run.session,
     hat: run.deps.hats.get("planner")!,
     iteration: 1,
+    eventIteration: 1,
     live: [],
     nextSeq: 1,
     scratchpad: "",
@@ -36,6 +38,8 @@ function restoredLike(run: Awaited<ReturnType<typeof runFixture>>): LoopState {
     openItems: [],
     lastFailure: null,
     instructions: [],
+    guard: initialGuard(),
+    checkpointTokens: {},
   };
 }
 
@@ -90,16 +94,15 @@ describe("checkpoint policy", () => {
 
   it("skips a routine checkpoint when the context moved less than 5% since the last of its kind", async () => {
     const run = await runFixture({ maxIterations: 1, turns: [{ text: "ok" }] });
-    const checkpointer = new Checkpointer({
-      store: run.store,
-      git: fakeGit,
-      emitter: new Emitter(run.session.id, [], Date.now),
-      retain: 50,
-      commit: false,
-      now: Date.now,
-    });
-    const state = (tokens: number) => ({ ...restoredLike(run), contextTokens: tokens });
-    const saved = async (reason: CheckpointReason, tokens: number) => (await checkpointer.save(state(tokens), reason)) !== null;
+    const state = restoredLike(run);
+    const deps = { git: fakeGit, handoff: async () => null, now: Date.now };
+    // Drafted, then applied as the loop's write path applies a stored one.
+    const saved = async (reason: CheckpointReason, tokens: number) => {
+      state.contextTokens = tokens;
+      const draft = await draftCheckpoint(state, reason, undefined, deps);
+      if (draft) apply(state, { type: "checkpointed", ...draft, retain: 50 }, []);
+      return draft !== null;
+    };
     expect(await saved("interval", 10_000)).toBe(true);
     expect(await saved("interval", 10_400)).toBe(false); // +4%
     expect(await saved("warn-threshold", 10_400)).toBe(true); // another kind: its own baseline

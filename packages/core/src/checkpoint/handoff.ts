@@ -1,19 +1,17 @@
-import { buildHandoff, type Handoff } from "@hatloop/context";
-import type { GitFacts } from "../loop/deps.js";
+import { buildHandoff, type GitFacts, type Handoff } from "@hatloop/context";
 import type { GitPort } from "../ports/git.js";
-import type { LoopState } from "../loop/state.js";
-import { runtimeMs } from "../loop/state.js";
+import { runtimeMs, type LoopState } from "../state/loop-state.js";
 import type { CheckpointReason, Store } from "../store/port.js";
-import type { FailureContext } from "./checkpointer.js";
+import type { FailureContext, HandoffBuilder } from "./draft.js";
 
 // The handoff written with every checkpoint: the summary plus the working state,
 // thread, open items, decisions and learnings. Git facts come from the repository, never from the
 // model. The running decisions, open items and last failure (carryOf) live on in the loop state (the
-// checkpointer hands them back and the loop applies them), so what a compaction dropped from the
+// checkpoint's draft hands them back and the loop applies them), so what a compaction dropped from the
 // live context is not dropped from the handoff. The completion checkpoint's handoff closes the
 // working state: nothing is left for a next agent to redo.
 
-export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number }) {
+export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number }): HandoffBuilder {
   return async (
     state: Readonly<LoopState>,
     gitCommit: string | null,

@@ -1,4 +1,4 @@
-import type { LiveEntry } from "../loop/context-hook.js";
+import type { LiveEntry } from "../state/live-entry.js";
 
 // The live context as references: runs of consecutive stored seqs plus the tool_use ids whose
 // results are stubbed. Its size depends on the shape of the live context, not on the history's

@@ -1,5 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { CacheTtlPolicy } from "./cache-ttl.js";
+import { initialGuard } from "../state/guard.js";
+import { CacheTtlPolicy as Chooser } from "./cache-ttl.js";
+import type { CacheTtl } from "@hatloop/context";
+
+/** A chooser with its observations threaded through, as the context manager does with the guard's state. */
+class CacheTtlPolicy {
+  private readonly chooser: Chooser;
+  private state = initialGuard().ttl;
+  constructor(fixed?: CacheTtl) {
+    this.chooser = new Chooser(fixed ?? null);
+  }
+  choose(now: number, tokens: number): CacheTtl {
+    const { ttl, state } = this.chooser.choose(this.state, now, tokens);
+    this.state = state;
+    return ttl;
+  }
+  rewrite(): void {
+    this.state = this.chooser.rewrite(this.state);
+  }
+}
 
 const MIN = 60_000;
 

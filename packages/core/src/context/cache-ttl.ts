@@ -1,4 +1,5 @@
 import { CACHE_TTL_MS, type CacheTtl } from "@hatloop/context";
+import type { TtlState } from "../state/guard.js";
 
 // Which prompt-cache TTL to ask for. A 5-minute entry is written at 1.25x and expires when the next
 // call comes later than that (a long gate, the person away): the whole prefix is written again. A
@@ -28,63 +29,51 @@ const MIN_EXPIRING_SHARE = 0.1;
 /** Calls until the next compaction, before any was seen. */
 const DEFAULT_STAY = 50;
 
+/** The chooser's setting; what it has observed is data in the guard's state (TtlState), threaded through these pure methods. */
 export class CacheTtlPolicy {
   /** @param fixed a TTL the user chose (context.cacheTtl), or null to choose from the gaps. */
   constructor(private readonly fixed: CacheTtl | null = null) {}
 
-  private last: number | null = null;
-  private ttl: CacheTtl = "5m";
-  private gaps: number[] = [];
-  private writes: number[] = [];
-  private lastTokens = 0;
-  private rewritten = true;
-  /** The pending rewrite is a compaction's (paid at either TTL), not an expiry (which the hour avoids). */
-  private compacted = false;
-  private calls = 0;
-  private compactionCalls: number[] = [];
-
   /** The prefix will be written anyway (a compaction rewrote it). */
-  rewrite(): void {
-    this.rewritten = true;
-    this.compacted = true;
-    this.compactionCalls = [...this.compactionCalls, this.calls].slice(-10);
+  rewrite(state: TtlState): TtlState {
+    return { ...state, rewritten: true, compacted: true, compactionCalls: [...state.compactionCalls, state.calls].slice(-10) };
   }
 
-  /** The TTL of a request sent at `now`, with `tokens` in its context. */
-  choose(now: number, tokens: number): CacheTtl {
-    if (this.fixed) return this.fixed;
-    this.calls++;
-    if (this.last !== null) {
-      const gap = now - this.last;
-      this.gaps = [...this.gaps, gap].slice(-MAX_GAPS);
-      if (gap > CACHE_TTL_MS[this.ttl]) this.rewritten = true;
+  /** The TTL of a request sent at `now`, with `tokens` in its context, and the state after it. */
+  choose(state: TtlState, now: number, tokens: number): { ttl: CacheTtl; state: TtlState } {
+    if (this.fixed) return { ttl: this.fixed, state };
+    const s = { ...state, calls: state.calls + 1 };
+    if (s.last !== null) {
+      const gap = now - s.last;
+      s.gaps = [...s.gaps, gap].slice(-MAX_GAPS);
+      if (gap > CACHE_TTL_MS[s.ttl]) s.rewritten = true;
     }
-    this.last = now;
-    if (this.rewritten) {
-      this.ttl = this.hourPays(tokens) ? "1h" : "5m";
-      this.rewritten = false;
+    s.last = now;
+    if (s.rewritten) {
+      s.ttl = hourPays(s, tokens) ? "1h" : "5m";
+      s.rewritten = false;
     }
-    this.writes = [...this.writes, this.compacted ? tokens : Math.max(0, tokens - this.lastTokens)].slice(-MAX_GAPS);
-    this.compacted = false;
-    this.lastTokens = tokens;
-    return this.ttl;
+    s.writes = [...s.writes, s.compacted ? tokens : Math.max(0, tokens - s.lastTokens)].slice(-MAX_GAPS);
+    s.compacted = false;
+    s.lastTokens = tokens;
+    return { ttl: s.ttl, state: s };
   }
+}
 
-  private hourPays(tokens: number): boolean {
-    if (this.gaps.length < MIN_GAPS) return false;
-    const expiring = this.gaps.filter((g) => g > CACHE_TTL_MS["5m"] && g <= CACHE_TTL_MS["1h"]).length / this.gaps.length;
-    if (expiring < MIN_EXPIRING_SHARE) return false;
-    const written = mean(this.writes);
-    const perCall = expiring * tokens * (WRITE["5m"] - READ) - (WRITE["1h"] - WRITE["5m"]) * written;
-    const premium = (WRITE["1h"] - WRITE["5m"]) * tokens;
-    return perCall * this.stay() > MARGIN * premium;
-  }
+function hourPays(state: TtlState, tokens: number): boolean {
+  if (state.gaps.length < MIN_GAPS) return false;
+  const expiring = state.gaps.filter((g) => g > CACHE_TTL_MS["5m"] && g <= CACHE_TTL_MS["1h"]).length / state.gaps.length;
+  if (expiring < MIN_EXPIRING_SHARE) return false;
+  const written = mean(state.writes);
+  const perCall = expiring * tokens * (WRITE["5m"] - READ) - (WRITE["1h"] - WRITE["5m"]) * written;
+  const premium = (WRITE["1h"] - WRITE["5m"]) * tokens;
+  return perCall * stay(state) > MARGIN * premium;
+}
 
-  /** Calls between compactions, as seen. */
-  private stay(): number {
-    const c = this.compactionCalls;
-    return c.length < 2 ? DEFAULT_STAY : (c.at(-1)! - c[0]!) / (c.length - 1);
-  }
+/** Calls between compactions, as seen. */
+function stay(state: TtlState): number {
+  const c = state.compactionCalls;
+  return c.length < 2 ? DEFAULT_STAY : (c.at(-1)! - c[0]!) / (c.length - 1);
 }
 
 function mean(values: readonly number[]): number {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { MARKERS, toolResults, toolResultText, type Message } from "@hatloop/context";
 import { defaultConfig } from "../config.js";
-import type { ContextView, LiveEntry } from "../loop/context-hook.js";
+import type { ContextView } from "../state/context-hook.js";
+import type { LiveEntry } from "../state/live-entry.js";
 import { memoryStore } from "../store/memory-store.js";
-import { contextView } from "../test-support/context-view.js";
+import { contextView, guarded } from "../test-support/context-view.js";
 import { createContextManager } from "./manager.js";
 
 // The context package hands the manager's own live entries back (kept, dropped, cut), so what
@@ -32,13 +33,13 @@ function view(live: LiveEntry[]): ContextView {
 }
 
 const manager = () =>
-  createContextManager({
+  guarded(createContextManager({
     config: { ...defaultConfig().context, maxStubs: 1 },
     store: memoryStore(),
     sessionId: "s",
     repoPath: "/r",
     summarizer: null,
-  });
+  }));
 
 async function compact(v: ContextView) {
   const m = manager();

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "@hatloop/context";
 import { defaultConfig } from "../config.js";
-import type { ContextView, LiveEntry } from "../loop/context-hook.js";
+import type { ContextView } from "../state/context-hook.js";
+import type { LiveEntry } from "../state/live-entry.js";
 import { ModelError } from "../ports/model.js";
 import { memoryStore } from "../store/memory-store.js";
-import { contextView } from "../test-support/context-view.js";
+import { contextView, guarded } from "../test-support/context-view.js";
 import { createContextManager } from "./manager.js";
 
 function view(tokensOfResults: number, turns: number, said: (turn: number) => string | null = () => null): ContextView {
@@ -37,13 +38,13 @@ function packetOf(compaction: { live: LiveEntry[] }): string[] {
 
 describe("context manager guard", () => {
   it("compacts once per pressure episode, but always past the hard limit", async () => {
-    const manager = createContextManager({
+    const manager = guarded(createContextManager({
       config: defaultConfig().context,
       store: memoryStore(),
       sessionId: "s",
       repoPath: "/r",
       summarizer: null,
-    });
+    }));
     const signal = new AbortController().signal;
     expect(manager.measure(view(1_000, 9)).zone).toBe("compact"); // ~9.1k of 10k: the latch fires
     expect(await manager.beforeCall(view(1_000, 9), signal)).not.toBeNull();
@@ -57,7 +58,7 @@ describe("context manager guard", () => {
 
   it("carries the decisions in force through pruning: the running ones, those of the dropped turns, superseded ones replaced", async () => {
     const config = { ...defaultConfig().context, maxStubs: 1 };
-    const manager = createContextManager({ config, store: memoryStore(), sessionId: "s", repoPath: "/r", summarizer: null });
+    const manager = guarded(createContextManager({ config, store: memoryStore(), sessionId: "s", repoPath: "/r", summarizer: null }));
     const said = (turn: number) =>
       turn === 1
         ? "Setting HIGH_WATER_MARK=64 rows for the parser stream."
@@ -99,7 +100,7 @@ describe("context manager guard", () => {
       ),
     });
     const run = async (v: ContextView) => {
-      const manager = createContextManager({ config, store: memoryStore(), sessionId: "s", repoPath: "/r", summarizer: null });
+      const manager = guarded(createContextManager({ config, store: memoryStore(), sessionId: "s", repoPath: "/r", summarizer: null }));
       manager.measure(v);
       return (await manager.beforeCall(v, signal))!;
     };
@@ -118,13 +119,13 @@ describe("context manager guard", () => {
   it("says why the LLM summary was not used when the mechanical one stood in", async () => {
     const config = { ...defaultConfig().context, maxStubs: 1, llmSummary: true };
     const down = { complete: () => Promise.reject(new ModelError("overloaded_error: Overloaded", 529)) };
-    const manager = createContextManager({
+    const manager = guarded(createContextManager({
       config,
       store: memoryStore(),
       sessionId: "s",
       repoPath: "/r",
       summarizer: { model: down, summaryModel: "small" },
-    });
+    }));
     const v = view(1_000, 9);
     manager.measure(v);
     const compaction = (await manager.beforeCall(v, new AbortController().signal))!;

@@ -2,11 +2,9 @@ import {
   calibrateCharsPerToken,
   collectDecisions,
   cutToFit,
-  DEFAULT_ESTIMATE,
   estimatePromptOverhead,
   estimateTokens,
   gaugeLine,
-  INITIAL_LATCH_STATE,
   keyDecisionsOf,
   parseScratchpad,
   planCompaction,
@@ -18,7 +16,6 @@ import {
   MARKERS,
   sendableMessages,
   type EstimateOptions,
-  type LatchState,
   type KeptEntry,
   newestFailureLine,
   personWords,
@@ -26,7 +23,9 @@ import {
   type Message,
 } from "@hatloop/context";
 import type { HatloopConfig } from "../config.js";
-import type { Compaction, ContextHook, ContextView, LiveEntry, Measurement } from "../loop/context-hook.js";
+import type { Compaction, ContextHook, ContextView, Measurement } from "../state/context-hook.js";
+import type { GuardState } from "../state/guard.js";
+import type { LiveEntry } from "../state/live-entry.js";
 import type { ContextOverflow, ModelPort } from "../ports/model.js";
 import type { Store, Usage } from "../store/port.js";
 import { appendCompactedHistory, compactedHistoryOf } from "./compacted-history.js";
@@ -34,13 +33,14 @@ import { updateFacts } from "./facts.js";
 import { buildRecalledBlock, recallCapTokens, recallQuery, seqsShownInFull } from "./recall-block.js";
 import { messageText } from "./message-text.js";
 import { summarizeDropped } from "./summarize.js";
-import { addUsage, promptTokens } from "../loop/state.js";
+import { addUsage, promptTokens } from "../state/loop-state.js";
 import { CompactionPolicy, type SummaryPricing } from "./policy.js";
 import { CacheTtlPolicy } from "./cache-ttl.js";
 
 // Context management for one session. After each iteration it measures the next request (anchored
 // on the API's reported usage) and feeds a latch, so one pressure episode gives one warn checkpoint
-// and one compaction. The compaction, before the next model call, removes tool results middle-out
+// and one compaction. What it remembers between calls (latch, cost policy, cache TTL, calibration)
+// is the guard's state in the loop state: read from the view, handed back, checkpointed with it. The compaction, before the next model call, removes tool results middle-out
 // in batches (cache-friendly: stubs are frozen, never undone) and, when that is not enough, prunes
 // whole older turns, summarising them (LLM with mechanical fallback), keeping facts, and injecting
 // one message with the compacted history, the user's steering, the decisions so far and recalled
@@ -72,18 +72,12 @@ export interface ContextManager extends ContextHook {
 
 export function createContextManager(options: ContextManagerOptions): ContextManager {
   const { config } = options;
-  let latch: LatchState = INITIAL_LATCH_STATE;
-  let compactRequested = false;
   const policy = new CompactionPolicy(config.policy, config.llmSummary ? (options.summaryPricing ?? null) : null);
-  let lastTokens = 0;
   const ttl = new CacheTtlPolicy(config.cacheTtl === "auto" ? null : config.cacheTtl);
-  // Characters per token of this session's content; the API's own count of an overflowing request
-  // recalibrates it (code and JSON tokenize denser than the default assumes).
-  let charsPerToken: number = DEFAULT_ESTIMATE.charsPerToken;
   const zones = { gaugePct: config.gaugePct, warnPct: config.warnPct, compactPct: config.compactPct };
 
   const measureTokens = (view: ContextView): number => {
-    const estimate: EstimateOptions = { system: view.system, tools: view.tools, charsPerToken };
+    const estimate: EstimateOptions = { system: view.system, tools: view.tools, charsPerToken: view.guard.charsPerToken };
     const messages = view.live.map((e) => e.message);
     const anchor = view.anchor && {
       promptTokens: promptTokens(view.anchor.usage),
@@ -94,46 +88,47 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   };
 
   return {
-    measure(view): Measurement {
+    measure(view) {
+      const guard = view.guard;
       const tokens = measureTokens(view);
-      lastTokens = tokens;
-      const step = stepLatch(latch, tokens, { ...zones, contextWindow: view.contextWindow });
-      latch = step.state;
-      policy.observe(tokens);
+      const step = stepLatch(guard.latch, tokens, { ...zones, contextWindow: view.contextWindow });
+      const observed = policy.observe(guard.policy, tokens);
       // The zone is the upper bound; the cost policy usually asks well before it.
-      if (step.signals.compact || policy.wants(tokens, view.contextWindow)) compactRequested = true;
+      const compactRequested = guard.compactRequested || step.signals.compact || policy.wants(observed, tokens, view.contextWindow);
       const zone = zoneFor(tokens, { ...zones, contextWindow: view.contextWindow });
       // The warn trigger stays spent for the rest of the pressure episode: its checkpoint exists.
-      const checkpointSaved = !latch.warnArmed && (zone === "warn" || zone === "compact");
-      return {
+      const checkpointSaved = !step.state.warnArmed && (zone === "warn" || zone === "compact");
+      const measurement: Measurement = {
         tokens,
         percent: Math.floor((tokens * 100) / view.contextWindow),
         zone,
         warnCrossed: step.signals.warnCheckpoint,
         checkpointSaved,
       };
+      return { measurement, guard: { ...guard, latch: step.state, lastTokens: tokens, policy: observed, compactRequested } };
     },
 
     gaugeLine(measurement, contextWindow) {
       return gaugeLine({ tokens: measurement.tokens, contextWindow, checkpointSaved: measurement.checkpointSaved }, zones);
     },
 
-    async beforeCall(view, signal, overflow): Promise<Compaction | null> {
+    async beforeCall(view, signal, overflow) {
       // The latch gives one compaction per pressure episode; past the hard limit the request would
       // not fit the window at all, so compaction happens whatever the latch says. So it does when
       // the API said the last request did not fit.
-      const overLimit = lastTokens >= view.contextWindow * HARD_LIMIT;
-      if (!compactRequested && !overLimit && !overflow) return null;
-      compactRequested = false;
+      const overLimit = view.guard.lastTokens >= view.contextWindow * HARD_LIMIT;
+      if (!view.guard.compactRequested && !overLimit && !overflow) return { compaction: null, guard: view.guard };
+      let guard: GuardState = { ...view.guard, compactRequested: false };
       const messages = view.live.map((e) => e.message);
       const shape = { system: view.system, tools: view.tools };
       if (overflow?.promptTokens) {
-        charsPerToken = calibrateCharsPerToken(
+        const charsPerToken = calibrateCharsPerToken(
           { messages: sendableMessages(messages), measuredTokens: overflow.promptTokens },
-          { ...shape, charsPerToken },
+          { ...shape, charsPerToken: guard.charsPerToken },
         );
+        guard = { ...guard, charsPerToken };
       }
-      const estimate = (m: readonly Message[]) => estimateTokens(m, { ...shape, charsPerToken });
+      const estimate = (m: readonly Message[]) => estimateTokens(m, { ...shape, charsPerToken: guard.charsPerToken });
       const compaction = await compact(options, view, {
         messages,
         estimate,
@@ -146,15 +141,19 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       const limit = overflow && overflow.promptTokens === null ? Math.min(hard, Math.floor(estimate(messages) / 2)) : hard;
       const fitted = fitHardLimit(compaction, limit, estimate);
       // On a short history a summary can weigh more than what it replaces: keep the history then.
-      if (fitted.tokensAfter >= fitted.tokensBefore) return null;
-      lastTokens = fitted.tokensAfter;
-      policy.compacted(fitted.tokensAfter);
-      ttl.rewrite();
-      return fitted;
+      if (fitted.tokensAfter >= fitted.tokensBefore) return { compaction: null, guard };
+      guard = {
+        ...guard,
+        lastTokens: fitted.tokensAfter,
+        policy: policy.compacted(guard.policy, fitted.tokensAfter),
+        ttl: ttl.rewrite(guard.ttl),
+      };
+      return { compaction: fitted, guard };
     },
 
-    cacheTtl(now) {
-      return ttl.choose(now, lastTokens);
+    cacheTtl(now, guard) {
+      const chosen = ttl.choose(guard.ttl, now, guard.lastTokens);
+      return { ttl: chosen.ttl, guard: { ...guard, ttl: chosen.state } };
     },
 
     restub(live, stubbed) {

@@ -1,8 +1,33 @@
 import { cheapestTrigger } from "@hatloop/context";
 import { describe, expect, it } from "vitest";
-import { CompactionPolicy } from "./policy.js";
+import { initialGuard, type PolicyState } from "../state/guard.js";
+import { CompactionPolicy as Policy, type PolicyName, type SummaryPricing } from "./policy.js";
 
 const WINDOW = 200_000;
+
+/** A policy with its observations threaded through, as the context manager does with the guard's state. */
+class CompactionPolicy {
+  private readonly policy: Policy;
+  private state: PolicyState = initialGuard().policy;
+  constructor(name: PolicyName, summary: SummaryPricing | null) {
+    this.policy = new Policy(name, summary);
+  }
+  observe(tokens: number): void {
+    this.state = this.policy.observe(this.state, tokens);
+  }
+  compacted(tokens: number): void {
+    this.state = this.policy.compacted(this.state, tokens);
+  }
+  residual(window: number): number | null {
+    return this.policy.residual(window);
+  }
+  trigger(window: number): number | null {
+    return this.policy.trigger(this.state, window);
+  }
+  wants(tokens: number, window: number): boolean {
+    return this.policy.wants(this.state, tokens, window);
+  }
+}
 
 /** Feeds a policy a context growing by `growth` per call from `start`. */
 function grow(policy: CompactionPolicy, start: number, growth: number, calls: number): number {

@@ -1,5 +1,6 @@
 import { cheapestTrigger } from "@hatloop/context";
 import type { HatloopConfig } from "../config.js";
+import type { PolicyState } from "../state/guard.js";
 
 // When to compact, from what the context costs rather than at a fixed 90%. Each call re-reads the
 // live context (cached) and writes what was appended; a compaction makes the next call rewrite what
@@ -31,12 +32,8 @@ export interface SummaryPricing {
   outputTokens: number;
 }
 
+/** The policy's settings; what it has observed is data in the guard's state (PolicyState), threaded through these pure methods. */
 export class CompactionPolicy {
-  private growth: number | null = null;
-  private previous: number | null = null;
-  private kept: number | null = null;
-  private callsSince = Number.POSITIVE_INFINITY;
-
   constructor(
     private readonly name: PolicyName,
     /** Null when compactions make no summary call (mechanical summaries). */
@@ -44,20 +41,18 @@ export class CompactionPolicy {
   ) {}
 
   /** After each measurement of the next request. */
-  observe(tokens: number): void {
-    if (this.previous !== null && tokens > this.previous) {
-      const added = tokens - this.previous;
-      this.growth = this.growth === null ? added : this.growth * (1 - GROWTH_WEIGHT) + added * GROWTH_WEIGHT;
+  observe(state: PolicyState, tokens: number): PolicyState {
+    let { growth } = state;
+    if (state.previous !== null && tokens > state.previous) {
+      const added = tokens - state.previous;
+      growth = growth === null ? added : growth * (1 - GROWTH_WEIGHT) + added * GROWTH_WEIGHT;
     }
-    this.previous = tokens;
-    this.callsSince++;
+    return { ...state, growth, previous: tokens, callsSince: state.callsSince === null ? null : state.callsSince + 1 };
   }
 
   /** After a compaction, with what it kept. */
-  compacted(tokensAfter: number): void {
-    this.kept = tokensAfter;
-    this.previous = tokensAfter;
-    this.callsSince = 0;
+  compacted(state: PolicyState, tokensAfter: number): PolicyState {
+    return { ...state, kept: tokensAfter, previous: tokensAfter, callsSince: 0 };
   }
 
   /** What a compaction should keep, in tokens; null under `zones` (the guard's target applies). */
@@ -66,18 +61,18 @@ export class CompactionPolicy {
   }
 
   /** The size at which compacting now is cheapest; null while unknown or under `zones`. */
-  trigger(window: number): number | null {
+  trigger(state: PolicyState, window: number): number | null {
     const target = this.residual(window);
-    if (target === null || this.growth === null) return null;
+    if (target === null || state.growth === null) return null;
     // What compactions really keep (pruning keeps whole turns) counts, when it is more.
-    const residual = Math.max(target, this.kept ?? 0);
-    let trigger = cheapestTrigger({ growthPerCall: this.growth, residualTokens: residual });
+    const residual = Math.max(target, state.kept ?? 0);
+    let trigger = cheapestTrigger({ growthPerCall: state.growth, residualTokens: residual });
     if (this.summary) {
       // The summary reads what is dropped (about trigger - residual, up to its prompts' bound): two rounds settle it.
       const { inputRatio, maxInputTokens, outputTokens } = this.summary;
       for (let i = 0; i < 2; i++)
         trigger = cheapestTrigger({
-          growthPerCall: this.growth,
+          growthPerCall: state.growth,
           residualTokens: residual,
           compactionCost: Math.min(trigger - residual, maxInputTokens) * inputRatio + outputTokens,
         });
@@ -86,8 +81,10 @@ export class CompactionPolicy {
   }
 
   /** Whether the cost model says to compact at this size (the zones decide separately). */
-  wants(tokens: number, window: number): boolean {
-    const trigger = this.trigger(window);
-    return trigger !== null && this.callsSince >= MIN_CALLS_APART && tokens >= trigger;
+  wants(state: PolicyState, tokens: number, window: number): boolean {
+    const trigger = this.trigger(state, window);
+    // No compaction yet: as far apart from the last one as can be.
+    const apart = state.callsSince === null || state.callsSince >= MIN_CALLS_APART;
+    return trigger !== null && apart && tokens >= trigger;
   }
 }

@@ -1,7 +1,7 @@
 import type { Signal } from "../signals/types.js";
 import { replaceScratchpad } from "../context/compacted-history.js";
-import { apply } from "./apply.js";
-import { emitChecklistStep, saveChecklist, stepChecklist } from "./checklist.js";
+import { stepChecklist } from "../state/checklist-step.js";
+import { commit, report } from "./commit.js";
 import type { LoopContext } from "./loop-context.js";
 
 export interface SignalEffects {
@@ -14,36 +14,29 @@ export interface SignalEffects {
 }
 
 /**
- * Applies signals (from text or from loop tools), in the order written: each one writes the store
- * and the event stream as it comes, and the new scratchpad, checklist and notes are applied to the
- * loop state together at the end.
+ * Commits signals (from text or from loop tools), in the order written; what they say back to the
+ * model (unknown items, ignored extras, malformed lines) goes with the closing message as notes.
  */
 export async function applySignals(ctx: LoopContext, signals: Signal[]): Promise<SignalEffects> {
-  const { state, emitter } = ctx;
+  const { state } = ctx;
   const effects: SignalEffects = { progressed: false, event: null, acknowledged: false, question: null };
-  let scratchpad = state.scratchpad;
-  let checklist = state.checklist;
   const notes: string[] = [];
   for (const signal of signals) {
     switch (signal.kind) {
       case "scratchpad": {
-        const content = replaceScratchpad(scratchpad, signal.content);
-        if (content === scratchpad) break;
-        scratchpad = content;
-        await ctx.deps.store.sessions.update(state.session.id, { scratchpad: content });
-        emitter.emit("signal.scratchpad", { chars: content.length, content: content.slice(0, 8_000) });
+        const scratchpad = replaceScratchpad(state.scratchpad, signal.content);
+        if (scratchpad === state.scratchpad) break;
+        await commit(ctx, { type: "scratchpad-replaced", scratchpad });
         effects.progressed = true;
         break;
       }
       case "checklist_add":
       case "checklist_done":
       case "checklist_failed": {
-        const step = stepChecklist(checklist, signal);
-        await saveChecklist(ctx, [step]);
-        emitChecklistStep(emitter, step);
+        const step = stepChecklist(state.checklist, signal);
+        await commit(ctx, { type: "checklist-stepped", step });
         if (step.note) notes.push(step.note);
         if (step.write) effects.progressed = true;
-        checklist = step.checklist;
         break;
       }
       case "memory":
@@ -52,11 +45,11 @@ export async function applySignals(ctx: LoopContext, signals: Signal[]): Promise
       case "event":
         if (effects.event) notes.push(`Only one event per response counts; EVENT:${signal.topic} was ignored.`);
         else effects.event = { topic: signal.topic, payload: signal.payload };
-        emitter.emit("signal.event", { topic: signal.topic, payload: signal.payload });
+        report(ctx, { type: "signal.event", data: { topic: signal.topic, payload: signal.payload } });
         break;
       case "acknowledge":
         effects.acknowledged = true;
-        emitter.emit("signal.acknowledge", {});
+        report(ctx, { type: "signal.acknowledge", data: {} });
         break;
       case "ask":
         if (effects.question) notes.push(`Ask one question at a time; "${signal.question}" was not asked.`);
@@ -64,34 +57,19 @@ export async function applySignals(ctx: LoopContext, signals: Signal[]): Promise
         effects.progressed = true;
         break;
       case "malformed":
-        emitter.emit("signal.malformed", { signal: signal.signal, line: signal.line, reason: signal.reason });
+        report(ctx, { type: "signal.malformed", data: { signal: signal.signal, line: signal.line, reason: signal.reason } });
         notes.push(`Your ${signal.signal} signal was not applied (${signal.reason}): ${signal.line}`);
         break;
     }
   }
-  apply(state, {
-    type: "signalled",
-    scratchpad: scratchpad === state.scratchpad ? null : scratchpad,
-    checklist: checklist === state.checklist ? null : checklist,
-  });
-  apply(state, { type: "noted", notes });
+  await commit(ctx, { type: "noted", notes });
   return effects;
 }
 
-async function remember(ctx: LoopContext, type: string, text: string): Promise<void> {
+/** A memory for later sessions in this repository; one already known (the same words) is not kept twice. */
+async function remember(ctx: LoopContext, memoryType: string, text: string): Promise<void> {
   const { state, deps } = ctx;
   const known = await deps.store.memories.listActive(state.session.repoPath, { kind: "memory", limit: 200 });
-  ctx.emitter.emit("signal.memory", { memoryType: type, text });
-  if (known.some((m) => m.content.trim().toLowerCase() === text.trim().toLowerCase())) return;
-  await deps.store.memories.add({
-    sessionId: state.session.id,
-    repoPath: state.session.repoPath,
-    kind: "memory",
-    type,
-    key: null,
-    content: text,
-    confidence: 0.6,
-    source: "signal",
-    iteration: state.iteration,
-  });
+  const duplicate = known.some((m) => m.content.trim().toLowerCase() === text.trim().toLowerCase());
+  await commit(ctx, { type: "remembered", memoryType, text, duplicate });
 }

@@ -1,34 +1,26 @@
 import type { ContextOverflow } from "../ports/model.js";
-import type { LoopContext } from "./loop-context.js";
-import { storeEntries } from "./live.js";
-import { viewOf } from "./turn-end.js";
-import { apply } from "./apply.js";
-import { saveCheckpoint } from "./outcomes.js";
 import { appendCompactedHistory } from "../context/compacted-history.js";
+import { commit } from "./commit.js";
+import type { LoopContext } from "./loop-context.js";
+import { saveCheckpoint } from "./outcomes.js";
+import { viewOf } from "./turn-end.js";
 
 /**
- * Asks the context hook whether the live context must shrink; if so, stores what the hook created
- * (summary, recalled context), records the summary in the scratchpad's "Compacted History", applies
- * the compaction to the loop state and writes a compaction checkpoint.
+ * Asks the context hook whether the live context must shrink; if so, commits the compaction (what the
+ * hook created is stored with it, its summary goes into the scratchpad's "Compacted History") and
+ * writes a compaction checkpoint.
  */
 export async function applyCompaction(ctx: LoopContext, overflow?: ContextOverflow): Promise<"interrupted" | "compacted" | "unchanged"> {
-  const { state, deps, emitter } = ctx;
-  const compaction = await deps.context!.beforeCall(viewOf(ctx), deps.control.signal, overflow);
+  const { state, deps } = ctx;
+  const { compaction, guard } = await deps.context!.beforeCall(viewOf(ctx), deps.control.signal, overflow);
+  // Interrupted meanwhile: nothing of it is kept, so a resume asks again.
   if (deps.control.interrupted) return "interrupted";
-  if (!compaction) return "unchanged";
-  await storeEntries(ctx, compaction.live);
-  if (compaction.cost) await deps.store.sessions.addUsage(state.session.id, compaction.cost.usage, compaction.cost.costUsd);
+  if (!compaction) {
+    await commit(ctx, { type: "guard-updated", guard });
+    return "unchanged";
+  }
   const scratchpad = compaction.summary ? appendCompactedHistory(state.scratchpad, compaction.summary) : state.scratchpad;
-  if (scratchpad !== state.scratchpad) await deps.store.sessions.update(state.session.id, { scratchpad });
-  apply(state, { type: "compacted", compaction, scratchpad });
-  emitter.emit("context.compacted", {
-    strategy: compaction.strategy,
-    level: compaction.level,
-    tokensBefore: compaction.tokensBefore,
-    tokensAfter: compaction.tokensAfter,
-    removed: compaction.removed,
-    ...(compaction.summaryFallback ? { summaryFallback: compaction.summaryFallback } : {}),
-  });
+  await commit(ctx, { type: "compacted", compaction, scratchpad, guard });
   await saveCheckpoint(ctx, "compaction");
   return "compacted";
 }

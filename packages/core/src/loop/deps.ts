@@ -6,13 +6,14 @@ import type { ModelPort } from "../ports/model.js";
 import type { GateReport, Tool } from "../ports/tools.js";
 import type { Store } from "../store/port.js";
 import type { HatloopConfig } from "../config.js";
+import type { HandoffBuilder } from "../checkpoint/draft.js";
+import type { ContextHook } from "../state/context-hook.js";
+import type { LiveEntry } from "../state/live-entry.js";
 import type { LoopControl } from "./control.js";
-import type { ContextHook, LiveEntry } from "./context-hook.js";
-import type { LoopState } from "./state.js";
-import type { FailureContext } from "../checkpoint/checkpointer.js";
 
 /** What the handoff is built from; defined once in @hatloop/context. */
 export type { GitFacts } from "@hatloop/context";
+export type { LoopOutcome, LoopStatus } from "../state/outcome.js";
 
 export interface GatePort {
   /** Runs the configured or detected gate commands and compares with the session's baseline. */
@@ -40,7 +41,7 @@ export interface LoopDeps {
   /** Re-applies the stubs of a restored live context (the stub text is derived from the originals). */
   restub?: (live: LiveEntry[], stubbed: ReadonlySet<string>) => LiveEntry[];
   /** Builds the handoff stored with each checkpoint; default: the full handoff (checkpoint/handoff.ts). */
-  handoff?: (state: LoopState, gitCommit: string | null, failure?: FailureContext) => Promise<unknown>;
+  handoff?: HandoffBuilder;
   /** Who runs the session (a fleet worker's name, or host:pid), named by session.start. */
   runner?: string;
 }
@@ -55,13 +56,4 @@ export interface LoopOptions {
    * the session over and could not restore all of the previous runner's writes).
    */
   resumeNote?: string;
-}
-
-export type LoopStatus = "completed" | "waiting" | "paused" | "failed" | "stopped";
-
-export interface LoopOutcome {
-  status: LoopStatus;
-  reason: string;
-  /** What the CLI exits with: 0 completed, 1 failed/stopped, 3 budget, 4 waiting for an answer, 130 interrupted. */
-  exitCode: 0 | 1 | 3 | 4 | 130;
 }

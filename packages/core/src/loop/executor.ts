@@ -3,7 +3,9 @@ import { hatToolNames } from "../hats/hat.js";
 import type { Tool, ToolResult, ToolServices } from "../ports/tools.js";
 import { tooDeepInput } from "./deep-input.js";
 import { LOOP_TOOL_NAMES, loopToolSignals } from "./loop-tools.js";
-import { handleNotices } from "./health-notes.js";
+import { report } from "./commit.js";
+import { checkCall } from "./health.js";
+import { commitHealth } from "./health-notes.js";
 import type { ExecutionResult } from "./execution.js";
 import type { LoopContext } from "./loop-context.js";
 import { redactedPrefix } from "../redaction/redacted-prefix.js";
@@ -21,7 +23,7 @@ export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], 
   for (const call of calls) {
     const started = ctx.now();
     const input = isRecord(call.input) ? call.input : {};
-    ctx.emitter.emit("tool.call", { id: call.id, name: call.name, summary: summarizeInput(input) });
+    report(ctx, { type: "tool.call", data: { id: call.id, name: call.name, summary: summarizeInput(input) } });
     let result: ToolResult;
     const tooDeep = tooDeepInput(call.name, input);
     if (deps.control.signal.aborted) {
@@ -50,13 +52,16 @@ export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], 
     const durationMs = ctx.now() - started;
     out.records.push({ call, result, durationMs });
     out.blocks.push({ type: "tool_result", tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) });
-    ctx.emitter.emit("tool.result", {
-      id: call.id,
-      name: call.name,
-      isError: result.isError,
-      chars: result.content.length,
-      durationMs,
-      preview: redactedPrefix(result.content, 160).replace(/\s+/g, " "),
+    report(ctx, {
+      type: "tool.result",
+      data: {
+        id: call.id,
+        name: call.name,
+        isError: result.isError,
+        chars: result.content.length,
+        durationMs,
+        preview: redactedPrefix(result.content, 160).replace(/\s+/g, " "),
+      },
     });
     // From this event resume tells the model a call finished rather than that it was cut off
     // (restore.ts), so it is written before the next call runs and the closing message is stored.
@@ -76,8 +81,8 @@ async function runGuarded(
   ran: string[],
 ): Promise<ToolResult> {
   const signature = `${call.name}:${stableJson(input)}`;
-  const repetition = ctx.health.beforeCall(signature);
-  handleNotices(ctx, repetition.notices);
+  const repetition = checkCall(ctx.state.health, signature);
+  await commitHealth(ctx, repetition);
   if (repetition.refuse) return { isError: true, content: repetition.refuse };
   ran.push(signature);
   try {

@@ -1,5 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { LoopHealth } from "./health.js";
+import { initialHealth, type HealthNotice, type HealthState } from "../state/health-state.js";
+import { checkCall, checkGate, checkProgress, checkResult } from "./health.js";
+
+/** The checks with their counters threaded from one to the next, as the loop commits them. */
+class LoopHealth {
+  state: HealthState = initialHealth();
+  beforeCall(signature: string) {
+    const check = checkCall(this.state, signature);
+    this.state = check.health;
+    return check;
+  }
+  afterCall(isError: boolean, errorText: string | null): HealthNotice[] {
+    return this.take(checkResult(this.state, isError, errorText));
+  }
+  afterGate(passed: boolean): HealthNotice[] {
+    return this.take(checkGate(this.state, passed));
+  }
+  afterIteration(progressed: boolean): HealthNotice[] {
+    return this.take(checkProgress(this.state, progressed));
+  }
+  private take(check: { health: HealthState; notices: HealthNotice[] }): HealthNotice[] {
+    this.state = check.health;
+    return check.notices;
+  }
+}
 
 describe("loop health", () => {
   it("hints at the third identical call, refuses from the fifth, stops after three refusals", () => {

@@ -2,14 +2,12 @@ import { textOf } from "@hatloop/context";
 import { toolUseBlocks } from "../ports/model.js";
 import type { ToolServices } from "../ports/tools.js";
 import { parseSignals } from "../signals/parse.js";
-import { apply } from "./apply.js";
 import { applySignals, type SignalEffects } from "./apply-signals.js";
 import { exceededBudget } from "./budgets.js";
-import { saveChecklist } from "./checklist.js";
-import type { LoopOutcome } from "./deps.js";
+import { commit, report } from "./commit.js";
+import type { LoopOutcome } from "../state/outcome.js";
 import type { ExecutionResult } from "./execution.js";
 import { executeToolCalls } from "./executor.js";
-import { storeMessage } from "./live.js";
 import type { LoopContext } from "./loop-context.js";
 import type { ModelCall } from "./model-call.js";
 import { takeModelTurn } from "./model-turn.js";
@@ -20,28 +18,27 @@ import { COMPLETION_REFUSED } from "./completion.js";
 import { endRun, saveCheckpoint, type Ending } from "./outcomes.js";
 import { askUser } from "./question.js";
 import { handleRefusal } from "./refusal.js";
-import { runtimeMs, totalTokens } from "./state.js";
+import { runtimeMs, totalTokens } from "../state/loop-state.js";
 import { closeTurn, deliverSteering } from "./turn-end.js";
 import { route } from "./routing.js";
 import { messageText } from "../context/message-text.js";
 import { seqsShownInFull } from "../context/recall-block.js";
-import { handleNotices, recordHealth } from "./health-notes.js";
+import { checkAnswer, checkGate, checkProgress } from "./health.js";
+import { commitHealth, recordHealth } from "./health-notes.js";
 
 // One iteration, top to bottom: control → budgets → health → context guard and model (model-turn.ts)
-// → tools → signals → routing → the closing message → checkpoint policy. Each step returns what it
-// did; the loop state changes only through apply() (apply.ts), and a run ends through one named
-// Ending (outcomes.ts).
+// → tools → signals → routing → the closing message → checkpoint policy. Each step hands what it did
+// to the write path (commit.ts) as a Change, the only way the state, the store or the event stream
+// change; a run ends through one named Ending (outcomes.ts).
 
 export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null> {
-  const { state, emitter } = ctx;
+  const { state } = ctx;
   const ending =
     (await checkControl(ctx)) ?? checkBudgets(ctx) ?? (state.healthStop ? { kind: "health" as const, reason: state.healthStop } : null);
   if (ending) return endRun(ctx, ending);
 
-  apply(state, { type: "iteration-started" });
-  emitter.iteration = state.iteration;
+  await commit(ctx, { type: "iteration-started" });
   const started = ctx.now();
-  emitter.emit("iteration.start", { hat: state.hat.name });
   await deliverSteering(ctx);
 
   // The context guard, then the model's answer (compactions and overflow retries happen in there).
@@ -54,7 +51,7 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
     await finishIteration(ctx, started);
     return null;
   }
-  handleNotices(ctx, ctx.health.afterAnswer(false, "").notices);
+  await commitHealth(ctx, checkAnswer(state.health, false, ""));
   const calls = toolUseBlocks(response);
   const text = await keepAnswer(ctx, turn.call, calls.length);
 
@@ -62,11 +59,11 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   const signals = turn.call.detector.unhandled(parseSignals(text, ctx.knownTopics));
   const execution = calls.length ? await executeToolCalls(ctx, calls, services(ctx)) : null;
   const newCall = Boolean(execution?.signatures.some((s) => !state.seenCalls.has(s)));
-  apply(state, { type: "called", signatures: execution?.signatures ?? [] });
+  await commit(ctx, { type: "called", signatures: execution?.signatures ?? [] });
   const effects = await applySignals(ctx, [...signals, ...(execution?.signals ?? [])]);
-  recordHealth(ctx, execution);
+  await recordHealth(ctx, execution);
   const completion = execution ? await checkCompletion(ctx, execution, effects) : null;
-  const hatChange = completion ? null : route(ctx, effects);
+  const hatChange = completion ? null : await route(ctx, effects);
 
   if (execution) await keepWrites(ctx);
   const { warnCrossed } = await closeTurn(ctx, { results: execution?.blocks ?? [], hatChange });
@@ -74,7 +71,7 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   if (completion?.complete) failpoint("after-completion-message");
   const progressed =
     effects.progressed || hatChange !== null || newCall || Boolean(execution?.records.some((r) => r.result.meta?.changedFiles?.length));
-  handleNotices(ctx, ctx.health.afterIteration(progressed));
+  await commitHealth(ctx, checkProgress(state.health, progressed));
   await finishIteration(ctx, started);
 
   if (completion?.complete) return endRun(ctx, { kind: "completed" });
@@ -90,11 +87,11 @@ async function checkControl(ctx: LoopContext): Promise<Ending | null> {
   let held = false;
   await control.waitWhilePaused(() => {
     held = true;
-    ctx.emitter.emit("session.status", { status: "paused", reason: "paused by the user" });
+    report(ctx, { type: "session.status", data: { status: "paused", reason: "paused by the user" } });
   });
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
   if (held && !control.interrupted && !control.stopRequested)
-    ctx.emitter.emit("session.status", { status: "running", reason: "continued by the user" });
+    report(ctx, { type: "session.status", data: { status: "running", reason: "continued by the user" } });
   if (control.interrupted) return { kind: "interrupted" };
   if (control.stopRequested) return { kind: "stopped-by-user" };
   return null;
@@ -110,7 +107,7 @@ function checkBudgets(ctx: LoopContext): Ending | null {
   };
   const exceeded = exceededBudget(state.session.budgets, use);
   if (!exceeded) return null;
-  ctx.emitter.emit("budget.exceeded", exceeded);
+  report(ctx, { type: "budget.exceeded", data: exceeded });
   return { kind: "budget", budget: exceeded.budget };
 }
 
@@ -120,17 +117,19 @@ function checkBudgets(ctx: LoopContext): Ending | null {
  */
 async function keepAnswer(ctx: LoopContext, call: ModelCall, toolCalls: number): Promise<string> {
   const { response, streamed } = call;
-  const entry = await storeMessage(ctx, response.message);
-  await saveChecklist(ctx, streamed);
-  apply(ctx.state, { type: "answered", entry, usage: response.usage });
   const checklist = streamed.at(-1)?.checklist;
-  if (checklist && checklist !== ctx.state.checklist) apply(ctx.state, { type: "signalled", scratchpad: null, checklist });
+  await commit(ctx, {
+    type: "answered",
+    response,
+    steps: streamed,
+    checklist: checklist && checklist !== ctx.state.checklist ? checklist : null,
+  });
   const notes = streamed.flatMap((s) => (s.note ? [s.note] : []));
   if (response.stopReason === "max_tokens" && toolCalls === 0 && !response.truncatedTools?.length) {
     notes.push("Your last response was cut off at the output limit. Continue from where it stopped, in shorter steps.");
   }
-  apply(ctx.state, { type: "noted", notes });
-  return textOf(entry.message);
+  await commit(ctx, { type: "noted", notes });
+  return textOf(ctx.state.live.at(-1)!.message);
 }
 
 function services(ctx: LoopContext): ToolServices {
@@ -156,15 +155,15 @@ async function checkCompletion(
 ): Promise<{ complete: boolean } | null> {
   const record = execution.records.find((r) => r.result.meta?.completion);
   if (!record) return null;
-  const { passed, report } = record.result.meta!.completion!;
-  ctx.emitter.emit("gate.result", { passed, checks: report.checks.map(({ output: _output, ...check }) => check) });
-  handleNotices(ctx, ctx.health.afterGate(passed));
+  const { passed, report: gates } = record.result.meta!.completion!;
+  report(ctx, { type: "gate.result", data: { passed, checks: gates.checks.map(({ output: _output, ...check }) => check) } });
+  await commitHealth(ctx, checkGate(ctx.state.health, passed));
   if (!passed) return { complete: false };
   const open = ctx.state.checklist.filter((i) => i.status !== "done" && i.status !== "skipped");
   if (open.length && !effects.acknowledged) {
     const reason = `checklist items not done: ${open.map((i) => `${i.id} (${i.status})`).join(", ")}`;
-    ctx.emitter.emit("completion.refused", { reason });
-    apply(ctx.state, {
+    report(ctx, { type: "completion.refused", data: { reason } });
+    await commit(ctx, {
       type: "noted",
       notes: [
         `${COMPLETION_REFUSED} ${reason}. Finish them, or mark them CHECKLIST_FAILED with a reason and include ACKNOWLEDGE_FAILURES.`,
@@ -187,25 +186,10 @@ async function keepWrites(ctx: LoopContext): Promise<void> {
     await git.snapshot(ctx.state.session.worktreePath, ctx.state.iteration);
   } catch (error) {
     if (error instanceof LeaseLostError) throw error;
-    ctx.emitter.emit("error", { message: `the worktree's snapshot was not kept: ${errorLine(error)}`, fatal: false });
+    report(ctx, { type: "error", data: { message: `the worktree's snapshot was not kept: ${errorLine(error)}`, fatal: false } });
   }
 }
 
 async function finishIteration(ctx: LoopContext, started: number): Promise<void> {
-  const { state, deps, emitter } = ctx;
-  const now = ctx.now();
-  await deps.store.sessions.update(state.session.id, {
-    iteration: state.iteration,
-    hat: state.hat.name,
-    contextTokens: state.contextTokens,
-    runtimeMs: runtimeMs(state, now),
-    heartbeatAt: new Date(now),
-  });
-  emitter.emit("usage.total", {
-    usage: state.usage,
-    costUsd: state.costUsd,
-    contextTokens: state.contextTokens,
-    contextWindow: state.session.contextWindow,
-  });
-  emitter.emit("iteration.end", { hat: state.hat.name, durationMs: now - started });
+  await commit(ctx, { type: "iteration-finished", startedAt: started, at: ctx.now() });
 }

@@ -1,7 +1,9 @@
 import { ModelError, type ModelRequest, type ModelResponse } from "../ports/model.js";
 import { StreamingSignalDetector } from "../signals/streaming.js";
 import type { ChecklistItem } from "../store/port.js";
-import { emitChecklist, emitChecklistStep, stepChecklist, type ChecklistStep } from "./checklist.js";
+import { stepChecklist, type ChecklistStep } from "../state/checklist-step.js";
+import { checklistSet, checklistStepEvents } from "./checklist-events.js";
+import { report } from "./commit.js";
 import { boundToolInputs } from "./deep-input.js";
 import type { LoopContext } from "./loop-context.js";
 
@@ -23,10 +25,10 @@ export async function callModel(ctx: LoopContext, request: ModelRequest): Promis
   const base: readonly ChecklistItem[] = ctx.state.checklist;
   let streamed: ChecklistStep[] = [];
   const drop = () => {
-    if (streamed.some((s) => s.write)) emitChecklist(ctx.emitter, base);
+    if (streamed.some((s) => s.write)) report(ctx, checklistSet(base));
     streamed = [];
   };
-  ctx.emitter.emit("model.request", { model: request.model, messages: request.messages.length, contextTokens: ctx.state.contextTokens });
+  report(ctx, { type: "model.request", data: { model: request.model, messages: request.messages.length, contextTokens: ctx.state.contextTokens } });
   let response: ModelResponse;
   try {
     response = await ctx.deps.model.complete(request, (event) => {
@@ -38,22 +40,22 @@ export async function callModel(ctx: LoopContext, request: ModelRequest): Promis
         for (const line of lineEnds(event.text)) {
           const signals = detector.push(event.text.slice(line.start, line.end));
           if (signals.length === 0) continue;
-          ctx.emitter.emit("model.text", { text: event.text.slice(shown, line.end) });
+          report(ctx, { type: "model.text", data: { text: event.text.slice(shown, line.end) } });
           shown = line.end;
           for (const signal of signals) {
             // In the order written: a mark must see the item added on the line before.
             const step = stepChecklist(streamed.at(-1)?.checklist ?? base, signal);
             streamed.push(step);
-            emitChecklistStep(ctx.emitter, step);
+            for (const said of checklistStepEvents(step)) report(ctx, said);
           }
         }
-        if (shown < event.text.length) ctx.emitter.emit("model.text", { text: event.text.slice(shown) });
+        if (shown < event.text.length) report(ctx, { type: "model.text", data: { text: event.text.slice(shown) } });
       } else if (event.type === "retry") {
         detector.reset();
-        ctx.emitter.emit("model.retry", { attempt: event.attempt, waitMs: event.waitMs, status: event.status, reason: event.reason });
+        report(ctx, { type: "model.retry", data: { attempt: event.attempt, waitMs: event.waitMs, status: event.status, reason: event.reason } });
         drop();
       } else if (event.type === "notice") {
-        ctx.emitter.emit("model.notice", { message: event.message });
+        report(ctx, { type: "model.notice", data: { message: event.message } });
       }
     });
   } catch (error) {

@@ -1,7 +1,6 @@
 import { ModelError, type ContextOverflow, type ModelRequest, type ModelResponse } from "../ports/model.js";
-import { apply } from "./apply.js";
-import { emitChecklist } from "./checklist.js";
-import { archiveMessage } from "./live.js";
+import { checklistSet } from "./checklist-events.js";
+import { commit, report } from "./commit.js";
 import type { LoopContext } from "./loop-context.js";
 import { callModel, isAbort, type ModelCall } from "./model-call.js";
 import { failureFrom, type Ending } from "./outcomes.js";
@@ -36,7 +35,7 @@ export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
     const size: number | null = refused ? requestSize(request) : null;
     if (refused && size !== null && size >= refused.size) {
       const note = `compaction could not make the request smaller than the one refused (${size.toLocaleString("en-US")} characters); resume with a model whose window is larger, or a shorter task`;
-      return { kind: "ended", ending: modelFailure(ctx, refused.error, overflows, note) };
+      return { kind: "ended", ending: await modelFailure(ctx, refused.error, overflows, note) };
     }
     let call: ModelCall;
     try {
@@ -55,44 +54,39 @@ export async function takeModelTurn(ctx: LoopContext): Promise<ModelTurn> {
         overflow = await takeMeasurement(ctx, measured, overflows);
         continue;
       }
-      return { kind: "ended", ending: modelFailure(ctx, error, overflows) };
+      return { kind: "ended", ending: await modelFailure(ctx, error, overflows) };
     }
     await recordAnswer(ctx, call.response);
-    const raised = raisedOutputLimit(ctx, call.response, maxTokens, request.model);
+    const raised = await raisedOutputLimit(ctx, call.response, maxTokens, request.model);
     if (raised === null) return { kind: "answered", call };
-    await archiveMessage(ctx, call.response.message);
-    if (call.streamed.some((s) => s.write)) emitChecklist(ctx.emitter, ctx.state.checklist);
+    await commit(ctx, { type: "archived", message: call.response.message });
+    if (call.streamed.some((s) => s.write)) report(ctx, checklistSet(ctx.state.checklist));
     maxTokens = raised;
   }
 }
 
 /** Usage and cost of every answer, kept or not, and what the API measured of the prompt. */
 async function recordAnswer(ctx: LoopContext, response: ModelResponse): Promise<void> {
-  const { state, emitter } = ctx;
-  apply(state, { type: "paid", usage: response.usage, costUsd: response.costUsd });
-  await ctx.deps.store.sessions.addUsage(state.session.id, response.usage, response.costUsd);
+  await commit(ctx, { type: "paid", usage: response.usage, costUsd: response.costUsd });
   const content = typeof response.message.content === "string" ? [] : response.message.content;
   const textChars = content.reduce((n, b) => n + (b.type === "text" ? b.text.length : 0), 0);
   const toolCalls = content.filter((b) => b.type === "tool_use").length;
-  emitter.emit("model.response", {
-    stopReason: response.stopReason,
-    usage: response.usage,
-    costUsd: response.costUsd,
-    toolCalls,
-    textChars,
+  report(ctx, {
+    type: "model.response",
+    data: { stopReason: response.stopReason, usage: response.usage, costUsd: response.costUsd, toolCalls, textChars },
   });
 }
 
 /** The model's maximum output when a tool call was cut below it; null to keep the answer as it is. */
-function raisedOutputLimit(ctx: LoopContext, response: ModelResponse, maxTokens: number, model: string): number | null {
+async function raisedOutputLimit(ctx: LoopContext, response: ModelResponse, maxTokens: number, model: string): Promise<number | null> {
   const cut = response.stopReason === "max_tokens" ? (response.truncatedTools ?? []) : [];
   if (cut.length === 0) return null;
   const ceiling = ctx.deps.model.maxOutputTokens?.(model) ?? maxTokens;
   const retryWith = ceiling > maxTokens ? ceiling : null;
-  ctx.emitter.emit("model.truncated", { tools: cut, maxTokens, retryWith });
+  report(ctx, { type: "model.truncated", data: { tools: cut, maxTokens, retryWith } });
   if (retryWith === null) {
     const note = `Your call to ${cut.join(", ")} was cut off at the output limit (${maxTokens} tokens, this model's maximum) and was not run. Do it in smaller pieces: a shorter file per write, or several edits instead of one.`;
-    apply(ctx.state, { type: "noted", notes: [note] });
+    await commit(ctx, { type: "noted", notes: [note] });
   }
   return retryWith;
 }
@@ -100,11 +94,9 @@ function raisedOutputLimit(ctx: LoopContext, response: ModelResponse, maxTokens:
 /** An overflow tells the real prompt size (and the model's real window): the guard works from it. */
 async function takeMeasurement(ctx: LoopContext, overflow: ContextOverflow, attempt: number): Promise<ContextOverflow> {
   const { state } = ctx;
-  ctx.emitter.emit("context.overflow", { promptTokens: overflow.promptTokens, maxTokens: overflow.maxTokens, attempt });
   // The configured window may be larger than what this model (or this account) allows.
   const smaller = overflow.maxTokens !== null && overflow.maxTokens < state.session.contextWindow ? overflow.maxTokens : null;
-  if (smaller !== null) await ctx.deps.store.sessions.update(state.session.id, { contextWindow: smaller });
-  apply(state, { type: "overflowed", promptTokens: overflow.promptTokens, contextWindow: smaller });
+  await commit(ctx, { type: "overflowed", promptTokens: overflow.promptTokens, maxTokens: overflow.maxTokens, contextWindow: smaller, attempt });
   return overflow;
 }
 
@@ -114,12 +106,12 @@ function requestSize(request: ModelRequest): number {
 }
 
 /** A model call that failed for good: the iteration did not happen and is redone on resume. */
-function modelFailure(ctx: LoopContext, error: unknown, overflows: number, note?: string): Ending {
-  apply(ctx.state, { type: "iteration-abandoned" }); // events keep the iteration the user saw start
+async function modelFailure(ctx: LoopContext, error: unknown, overflows: number, note?: string): Promise<Ending> {
+  await commit(ctx, { type: "iteration-abandoned" }); // events keep the iteration the user saw start
   if (isAbort(error)) return { kind: "interrupted" };
   const base = (error as Error).message;
   const message = note ? `${base} (${note})` : overflows > 0 ? `${base} (still too large after ${overflows} compactions)` : base;
-  ctx.emitter.emit("error", { message, fatal: true });
+  report(ctx, { type: "error", data: { message, fatal: true } });
   return {
     kind: "failed",
     reason: `model: ${message}`,

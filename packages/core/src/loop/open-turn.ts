@@ -1,7 +1,7 @@
 import { textOf } from "@hatloop/context";
 import { parseSignals } from "../signals/parse.js";
-import { apply } from "./apply.js";
 import { applySignals } from "./apply-signals.js";
+import { commit } from "./commit.js";
 import type { LoopContext } from "./loop-context.js";
 import type { Ending } from "./outcomes.js";
 import { askUser } from "./question.js";
@@ -17,8 +17,8 @@ import { closeTurn } from "./turn-end.js";
 
 export async function closeOpenTurn(ctx: LoopContext, turn: OpenTurn): Promise<Ending | null> {
   const effects = await applySignals(ctx, parseSignals(textOf(turn.answer), ctx.knownTopics));
-  const hatChange = route(ctx, effects);
-  apply(ctx.state, { type: "noted", notes: ["The session was interrupted and has been resumed."] });
+  const hatChange = await route(ctx, effects);
+  await commit(ctx, { type: "noted", notes: ["The session was interrupted and has been resumed."] });
   await closeTurn(ctx, { results: turn.results, hatChange });
   return effects.question ? askUser(ctx, effects.question) : null;
 }

@@ -1,9 +1,10 @@
 import type { CheckpointReason } from "../store/port.js";
 import { errorLine } from "../text/error-line.js";
-import type { FailureContext } from "../checkpoint/checkpointer.js";
-import { apply } from "./apply.js";
+import { shortId } from "../text/format.js";
+import { draftCheckpoint, type FailureContext } from "../checkpoint/draft.js";
+import type { LoopOutcome } from "../state/outcome.js";
+import { commit } from "./commit.js";
 import { COMPLETED } from "./completion.js";
-import type { LoopOutcome } from "./deps.js";
 import type { LoopContext } from "./loop-context.js";
 
 // How a run ends. Every ending but completion is resumable, and every ending writes a checkpoint
@@ -54,17 +55,17 @@ function outcomeOf(ending: Ending): { outcome: LoopOutcome; checkpoint: Checkpoi
   }
 }
 
-/** Writes a checkpoint; its handoff's running decisions, open items and last failure carry on. */
+/** Writes a checkpoint (unless a routine one barely moved); its handoff's running decisions, open items and last failure carry on. */
 export async function saveCheckpoint(ctx: LoopContext, reason: CheckpointReason, failure?: FailureContext): Promise<void> {
-  const saved = await ctx.checkpointer.save(ctx.state, reason, failure);
-  if (saved?.carry) apply(ctx.state, { type: "carried", carry: saved.carry });
+  const draft = await draftCheckpoint(ctx.state, reason, failure, { git: ctx.deps.git, handoff: ctx.handoff, now: ctx.now });
+  if (draft) await commit(ctx, { type: "checkpointed", ...draft, retain: ctx.config.checkpoint.retain });
 }
 
 export function failureFrom(ctx: LoopContext, error: unknown, where: string): FailureContext {
   const status = (error as { status?: number | null }).status;
   const hint =
     status === 401 || status === 403
-      ? "check ANTHROPIC_API_KEY, then run: hatloop resume " + ctx.state.session.id.slice(0, 8)
-      : `fix the cause, then run: hatloop resume ${ctx.state.session.id.slice(0, 8)} (the session continues from this checkpoint)`;
+      ? "check ANTHROPIC_API_KEY, then run: hatloop resume " + shortId(ctx.state.session.id)
+      : `fix the cause, then run: hatloop resume ${shortId(ctx.state.session.id)} (the session continues from this checkpoint)`;
   return { lastError: errorLine(error), failedAt: `${where} at iteration ${ctx.state.iteration}`, recoveryHint: hint };
 }

@@ -1,9 +1,9 @@
 import { MARKERS } from "@hatloop/context";
 import { messageText } from "../context/message-text.js";
 import type { Question } from "../shapes.js";
-import { apply } from "./apply.js";
-import { storeMessage, textBlock } from "./live.js";
+import { commit, report } from "./commit.js";
 import type { LoopContext } from "./loop-context.js";
+import { textBlock } from "./text-block.js";
 import type { Ending } from "./outcomes.js";
 
 // The agent asked the person a question (ask_user, ASK_USER:). The question is kept on the session,
@@ -34,15 +34,14 @@ export async function resumeQuestion(ctx: LoopContext, question: Question): Prom
 }
 
 async function waitForAnswer(ctx: LoopContext, question: Question): Promise<Ending | null> {
-  const { deps, state, emitter } = ctx;
+  const { deps, state } = ctx;
   const id = state.session.id;
-  await deps.store.sessions.update(id, { status: "waiting", question });
-  emitter.emit("session.status", { status: "waiting", reason: question.text });
+  await commit(ctx, { type: "question-asked", question });
   const limit = ctx.config.maxWait ?? (ctx.interactive ? Infinity : 0);
   const started = ctx.now();
   for (;;) {
     const typed = deps.control.takeAnswer();
-    if (typed !== null) await deps.store.sessions.answer(id, typed, "terminal");
+    if (typed !== null) await commit(ctx, { type: "answer-typed", answer: typed });
     const current = (await deps.store.sessions.get(id))?.question;
     if (current?.answer != null) {
       await deliverAnswer(ctx, current);
@@ -53,7 +52,7 @@ async function waitForAnswer(ctx: LoopContext, question: Question): Promise<Endi
     const waited = ctx.now() - started;
     if (waited >= limit) {
       if (limit === 0) return { kind: "waiting" };
-      emitter.emit("budget.exceeded", { budget: "wait", limit, value: waited });
+      report(ctx, { type: "budget.exceeded", data: { budget: "wait", limit, value: waited } });
       return { kind: "budget", budget: "wait" };
     }
     await deps.control.nap(Math.min(POLL_MS, limit - waited));
@@ -66,13 +65,8 @@ async function waitForAnswer(ctx: LoopContext, question: Question): Promise<Endi
  * answer already said and only clears the question.
  */
 async function deliverAnswer(ctx: LoopContext, question: Question): Promise<void> {
-  const { deps, state, emitter } = ctx;
-  const said = `The person running this session answered your question ("${question.text}"): ${question.answer}`;
-  if (!state.live.some((entry) => messageText(entry.message).includes(said))) {
-    const entry = await storeMessage(ctx, { role: "user", content: [textBlock(`${MARKERS.steer} ${said}`)] });
-    apply(state, { type: "steered", entry, steering: [said] });
-  }
-  await deps.store.sessions.update(state.session.id, { status: "running", question: null });
-  emitter.emit("question.answered", { question: question.text, answer: question.answer ?? "", answeredBy: question.answeredBy ?? "" });
-  emitter.emit("session.status", { status: "running", reason: "answered" });
+  const text = `The person running this session answered your question ("${question.text}"): ${question.answer}`;
+  const already = ctx.state.live.some((entry) => messageText(entry.message).includes(text));
+  const said = already ? null : { text, message: { role: "user" as const, content: [textBlock(`${MARKERS.steer} ${text}`)] } };
+  await commit(ctx, { type: "answer-delivered", question, said });
 }

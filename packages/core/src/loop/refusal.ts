@@ -1,9 +1,9 @@
 import { MARKERS, toolResults, type ContentBlock } from "@hatloop/context";
 import type { ModelResponse } from "../ports/model.js";
-import { apply, type Change } from "./apply.js";
-import { handleNotices } from "./health-notes.js";
-import { archiveMessage, storeEntries } from "./live.js";
-import type { LiveEntry } from "./context-hook.js";
+import type { ChangeOf } from "../state/change.js";
+import { commit, report } from "./commit.js";
+import { checkAnswer } from "./health.js";
+import { commitHealth } from "./health-notes.js";
 import type { LoopContext } from "./loop-context.js";
 
 // stop_reason "refusal": the API's safety classifiers stopped the answer. Its documentation says the
@@ -13,23 +13,22 @@ import type { LoopContext } from "./loop-context.js";
 // stops the session (resumable) through loop health.
 
 export async function handleRefusal(ctx: LoopContext, response: ModelResponse): Promise<void> {
-  const { state, emitter } = ctx;
-  await archiveMessage(ctx, response.message);
+  const { state } = ctx;
+  await commit(ctx, { type: "archived", message: response.message });
   const details = response.refusal ?? { category: null, explanation: null };
   const why = [details.category, details.explanation].filter(Boolean).join(": ") || "no reason given";
-  const { action, notices } = ctx.health.afterAnswer(true, why);
-  const withheld = action === "withhold" ? await withholdLastResults(ctx) : [];
+  const check = checkAnswer(state.health, true, why);
+  const withheld = check.action === "withhold" ? withholdLastResults(ctx) : [];
   const count = withheld.reduce((n, w) => n + w.ids.length, 0);
-  apply(state, { type: "refused", usage: response.usage, withheld });
-  emitter.emit("model.refusal", {
-    ...details,
-    consecutive: state.health.modelRefusals,
-    action: action === "withhold" && count === 0 ? "retry" : action!,
+  await commit(ctx, { type: "refused", usage: response.usage, withheld });
+  report(ctx, {
+    type: "model.refusal",
+    data: { ...details, consecutive: check.health.modelRefusals, action: check.action === "withhold" && count === 0 ? "retry" : check.action! },
   });
-  handleNotices(ctx, notices);
-  if (action === "stop") return;
+  await commitHealth(ctx, check);
+  if (check.action === "stop") return;
   const also = count ? `, together with the ${count} tool result(s) before it (they are stored; recall fetches them if really needed)` : "";
-  apply(state, {
+  await commit(ctx, {
     type: "noted",
     notes: [
       `Your previous answer was stopped by the API's safety classifier (${why}) and taken out of the conversation${also}. Carry on with the task; where a step could be mistaken for harmful content, take another route or explain the benign purpose.`,
@@ -37,10 +36,10 @@ export async function handleRefusal(ctx: LoopContext, response: ModelResponse): 
   });
 }
 
-type Withheld = Extract<Change, { type: "refused" }>["withheld"];
+type Withheld = ChangeOf<"refused">["withheld"];
 
-/** Replacements for the tool results after the last kept answer (the turn that led to the refusals), stored. */
-async function withholdLastResults(ctx: LoopContext): Promise<Withheld> {
+/** Replacements for the tool results after the last kept answer (the turn that led to the refusals). */
+function withholdLastResults(ctx: LoopContext): Withheld {
   const { state } = ctx;
   const withheld: Withheld = [];
   for (let index = state.live.length - 1; index >= 0 && state.live[index]!.message.role === "user"; index--) {
@@ -56,9 +55,7 @@ async function withholdLastResults(ctx: LoopContext): Promise<Withheld> {
         content: `${MARKERS.removedResult}: id ${b.tool_use_id}${seq}] withheld: the API refused the answers that followed it.`,
       };
     });
-    const replaced: LiveEntry = { seq: null, kind: "injected", message: { role: "user", content } };
-    await storeEntries(ctx, [replaced]);
-    withheld.push({ index, entry: replaced, ids });
+    withheld.push({ index, message: { role: "user", content }, ids });
   }
   return withheld;
 }

@@ -2,8 +2,8 @@ import { sendableMessages } from "@hatloop/context";
 import { hatToolNames } from "../hats/hat.js";
 import type { ContextOverflow, ModelRequest } from "../ports/model.js";
 import { systemParts } from "../prompt/build.js";
-import { apply } from "./apply.js";
 import { applyCompaction } from "./compaction.js";
+import { commit } from "./commit.js";
 import { LOOP_TOOL_SPECS } from "./loop-tools.js";
 import type { LoopContext } from "./loop-context.js";
 
@@ -17,12 +17,14 @@ export async function prepareRequest(ctx: LoopContext, maxTokens: number, overfl
   const allowed = hatToolNames(state.hat, ctx.toolNames);
   const tools = [...deps.tools.filter((t) => allowed.has(t.spec.name)).map((t) => t.spec), ...LOOP_TOOL_SPECS];
   const system = systemParts(deps.prompts, state.hat, ctx.memories);
-  apply(state, { type: "request-built", system, tools });
+  await commit(ctx, { type: "request-built", system, tools });
   if (deps.context) {
     const compacted = await applyCompaction(ctx, overflow);
     if (compacted === "interrupted") return null;
   }
   const messages = sendableMessages(state.live.map((e) => e.message));
-  const cacheTtl = deps.context?.cacheTtl?.(ctx.now());
+  const chosen = deps.context?.cacheTtl?.(ctx.now(), state.guard);
+  if (chosen) await commit(ctx, { type: "guard-updated", guard: chosen.guard });
+  const cacheTtl = chosen?.ttl;
   return { model: state.session.model, system, messages, tools, maxTokens, ...(cacheTtl ? { cacheTtl } : {}), signal: deps.control.signal };
 }

@@ -1,13 +1,14 @@
 import { renderResumePacket, toolUses, validateHandoff, type Handoff, type Message, type ToolResultBlock } from "@hatloop/context";
-import type { HatloopConfig } from "../config.js";
 import { isContextRef, refSeqs } from "../checkpoint/refs.js";
 import { eventReader } from "../persist/read-events.js";
 import type { CheckpointRecord, SessionRecord, StoredMessage, Store } from "../store/port.js";
-import type { LiveEntry } from "./context-hook.js";
+import { initialGuard } from "../state/guard.js";
+import { initialHealth } from "../state/health-state.js";
+import type { LiveEntry } from "../state/live-entry.js";
+import type { LoopState, SavedLoopState } from "../state/loop-state.js";
+import { shortId } from "../text/format.js";
 import type { LoopDeps } from "./deps.js";
 import { completedIn } from "./completion.js";
-import { initialHealth } from "./health.js";
-import type { LoopState, SavedLoopState } from "./state.js";
 
 // Rebuilds the loop state. A fresh session starts empty. A session with checkpoints restores the
 // newest readable one (an unreadable one is skipped with a warning) and then replays the messages
@@ -34,14 +35,14 @@ export interface OpenTurn {
   results: ToolResultBlock[];
 }
 
-export async function restoreState(session: SessionRecord, deps: LoopDeps, config: HatloopConfig, now: number): Promise<RestoredState> {
-  void config;
+export async function restoreState(session: SessionRecord, deps: LoopDeps, now: number): Promise<RestoredState> {
   const hat = deps.hats.get(session.hat);
-  if (!hat) throw new Error(`session ${session.id.slice(0, 8)} wears hat "${session.hat}", which is not defined`);
+  if (!hat) throw new Error(`session ${shortId(session.id)} wears hat "${session.hat}", which is not defined`);
   const state: LoopState = {
     session,
     hat,
     iteration: session.iteration,
+    eventIteration: session.iteration,
     live: [],
     nextSeq: (await deps.store.messages.lastSeq(session.id)) + 1,
     scratchpad: session.scratchpad,
@@ -64,6 +65,8 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
     openItems: [],
     lastFailure: null,
     instructions: [],
+    guard: initialGuard(),
+    checkpointTokens: {},
   };
   const point = await findRestorePoint(deps.store, session.id);
   if (point.checkpoint) {
@@ -80,6 +83,7 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, confi
     state.live = liveEntries(stored);
     // The row may lag the log (killed before the row was updated): the messages say how far it got.
     state.iteration = Math.max(state.iteration, ...stored.map((m) => m.iteration));
+    state.eventIteration = state.iteration;
     takeHatOf(state, stored, deps);
     const completed = completedIn(state.live.at(-1)?.message);
     return {
@@ -146,7 +150,10 @@ function restoreFrom(state: LoopState, point: RestorePoint, deps: LoopDeps): voi
   state.lastFailure = saved.lastFailure ?? null;
   state.instructions = saved.instructions ?? [];
   /* eslint-enable @typescript-eslint/no-unnecessary-condition */
+  if (saved.guard) state.guard = saved.guard;
+  if (saved.checkpointTokens) state.checkpointTokens = saved.checkpointTokens;
   state.iteration = checkpoint.iteration;
+  state.eventIteration = checkpoint.iteration;
   state.scratchpad = checkpoint.scratchpad;
   state.contextTokens = checkpoint.contextTokens;
   const hat = deps.hats.get(checkpoint.hat);
@@ -163,6 +170,7 @@ async function appendTail(state: LoopState, point: RestorePoint, deps: LoopDeps)
   if (tail.length) {
     state.live.push(...liveEntries(tail));
     state.iteration = Math.max(state.iteration, ...tail.map((m) => m.iteration));
+    state.eventIteration = state.iteration;
     // The session row was kept current after the checkpoint: its scratchpad is newer.
     state.scratchpad = state.session.scratchpad;
     takeHatOf(state, tail, deps);

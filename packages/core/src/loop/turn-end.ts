@@ -1,10 +1,13 @@
 import type { ContentBlock, ToolResultBlock } from "@hatloop/context";
 import { MARKERS } from "@hatloop/context";
 import { continuationMessage, hatChangeMessage } from "../prompt/build.js";
-import type { ContextView } from "./context-hook.js";
+import type { ContextView, Measurement } from "../state/context-hook.js";
+import type { GuardState } from "../state/guard.js";
+import type { LiveEntry } from "../state/live-entry.js";
+import { MAX_INSTRUCTIONS } from "../state/loop-state.js";
+import { commit } from "./commit.js";
 import type { LoopContext } from "./loop-context.js";
-import { apply, MAX_INSTRUCTIONS } from "./apply.js";
-import { storeMessage, textBlock } from "./live.js";
+import { textBlock } from "./text-block.js";
 
 // The user message that closes an iteration: the tool results (all of them, first, as the API
 // requires), then hatloop's notes — steering, the hat change or a continuation, feedback on signals
@@ -15,16 +18,12 @@ export interface TurnEnd {
   hatChange: { from: string; topic: string; message: string } | null;
 }
 
-/** Stores the closing user message and applies it; returns whether the warn threshold was crossed. */
+/** Commits the closing user message; returns whether the warn threshold was crossed. */
 export async function closeTurn(ctx: LoopContext, turn: TurnEnd): Promise<{ warnCrossed: boolean }> {
   const { state, deps } = ctx;
   const notes: string[] = [];
-  const steering: string[] = [];
-  for (const text of deps.control.takeSteering()) {
-    notes.push(`${MARKERS.steer} ${text}`);
-    steering.push(text);
-    ctx.emitter.emit("steer", { text });
-  }
+  const steering = deps.control.takeSteering();
+  for (const text of steering) notes.push(`${MARKERS.steer} ${text}`);
   if (turn.hatChange) {
     notes.push(
       hatChangeMessage(deps.prompts, {
@@ -46,20 +45,14 @@ export async function closeTurn(ctx: LoopContext, turn: TurnEnd): Promise<{ warn
   const message = { role: "user" as const, content: blocks };
 
   const hook = deps.context;
-  const measurement = hook?.measure(viewOf(ctx, [...state.live, { seq: null, message, kind: "conversation" }], steering)) ?? null;
-  if (hook && measurement) {
-    const gauge = hook.gaugeLine(measurement, state.session.contextWindow);
+  let measured: { measurement: Measurement; guard: GuardState } | null = null;
+  if (hook) {
+    measured = hook.measure(viewOf(ctx, [...state.live, { seq: null, message, kind: "conversation" }], steering));
+    const gauge = hook.gaugeLine(measured.measurement, state.session.contextWindow);
     if (gauge) blocks.push(textBlock(gauge));
-    ctx.emitter.emit("context.gauge", {
-      tokens: measurement.tokens,
-      window: state.session.contextWindow,
-      percent: measurement.percent,
-      zone: measurement.zone,
-    });
   }
-  const entry = await storeMessage(ctx, message);
-  apply(state, { type: "turn-closed", entry, steering, contextTokens: measurement?.tokens ?? null });
-  return { warnCrossed: measurement?.warnCrossed ?? false };
+  await commit(ctx, { type: "turn-closed", message, steering, measurement: measured?.measurement ?? null, guard: measured?.guard ?? null });
+  return { warnCrossed: measured?.measurement.warnCrossed ?? false };
 }
 
 /**
@@ -70,13 +63,12 @@ export async function closeTurn(ctx: LoopContext, turn: TurnEnd): Promise<{ warn
 export async function deliverSteering(ctx: LoopContext): Promise<void> {
   const taken = ctx.deps.control.takeSteering();
   if (taken.length === 0) return;
-  for (const text of taken) ctx.emitter.emit("steer", { text });
-  const entry = await storeMessage(ctx, { role: "user", content: [textBlock(taken.map((t) => `${MARKERS.steer} ${t}`).join("\n\n"))] });
-  apply(ctx.state, { type: "steered", entry, steering: taken });
+  const message = { role: "user" as const, content: [textBlock(taken.map((t) => `${MARKERS.steer} ${t}`).join("\n\n"))] };
+  await commit(ctx, { type: "steered", message, steering: taken });
 }
 
 /** What the context hook sees; `steering` not yet applied to the state is included in the instructions. */
-export function viewOf(ctx: LoopContext, live = ctx.state.live, steering: string[] = []): ContextView {
+export function viewOf(ctx: LoopContext, live: readonly LiveEntry[] = ctx.state.live, steering: string[] = []): ContextView {
   const { state } = ctx;
   return {
     sessionId: state.session.id,
@@ -95,5 +87,6 @@ export function viewOf(ctx: LoopContext, live = ctx.state.live, steering: string
     openItems: state.checklist.filter((i) => i.status !== "done" && i.status !== "skipped").map((i) => i.description),
     decisions: state.decisions,
     lastFailure: state.lastFailure,
+    guard: state.guard,
   };
 }

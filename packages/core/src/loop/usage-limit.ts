@@ -1,9 +1,9 @@
 import { ModelError, type UsageLimit } from "../ports/model.js";
 import { formatDuration } from "../text/format.js";
-import { apply } from "./apply.js";
+import { runtimeMs } from "../state/loop-state.js";
+import { commit, report } from "./commit.js";
 import type { LoopContext } from "./loop-context.js";
 import type { Ending } from "./outcomes.js";
-import { runtimeMs } from "./state.js";
 
 // The account's usage limit (a subscription's allowance, an organisation's spend limit) resets in
 // hours. The model hands it over at once with the reset time the API gave (packages/model's
@@ -32,7 +32,7 @@ export async function awaitUsageLimit(ctx: LoopContext, error: UsageLimitError, 
   const { resetAt } = error.usageLimit;
   const now = ctx.now();
   const say = (action: "wait" | "stop" | "budget", message: string) =>
-    ctx.emitter.emit("model.usage_limit", { resetAt, action, message, reason: error.message });
+    report(ctx, { type: "model.usage_limit", data: { resetAt, action, message, reason: error.message } });
   if (resetAt === null) {
     say("stop", "usage limit reached and the API gave no reset time; stopping (resume once the limit has reset)");
     return ended(ctx, { kind: "usage-limit", resetAt });
@@ -64,8 +64,8 @@ export async function awaitUsageLimit(ctx: LoopContext, error: UsageLimitError, 
 }
 
 /** The iteration did not happen: it is redone when the run goes on (as after a failed model call). */
-function ended(ctx: LoopContext, ending: Ending): Ending {
-  apply(ctx.state, { type: "iteration-abandoned" });
+async function ended(ctx: LoopContext, ending: Ending): Promise<Ending> {
+  await commit(ctx, { type: "iteration-abandoned" });
   return ending;
 }
 

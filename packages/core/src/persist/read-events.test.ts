@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EVENT_VERSION, LOOP_EVENT_TYPES, type EventData, type LoopEvent, type LoopEventType } from "../events.js";
-import { Emitter } from "../loop/emitter.js";
+import { Emitter } from "../emitter.js";
 import type { GateCheckSummary } from "../shapes.js";
 import { memoryStore } from "../store/memory-store.js";
 import { runFixture, type Turn } from "../test-support/loop-fixture.js";

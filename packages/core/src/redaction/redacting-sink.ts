@@ -1,4 +1,4 @@
-import { redactValue } from "../context/redact-message.js";
+import { redactValue } from "./redact-message.js";
 import type { EventOf, EventSink, LoopEvent } from "../events.js";
 import { StreamRedactor } from "./stream-redactor.js";
 

@@ -1,5 +1,5 @@
 import { redactSecrets } from "@hatloop/context";
-import { redactMessage, redactValue } from "../context/redact-message.js";
+import { redactMessage, redactValue } from "./redact-message.js";
 import type { NewCheckpoint, NewEvent, NewSession, SessionPatch, Store } from "../store/port.js";
 import { StreamRedactor } from "./stream-redactor.js";
 
@@ -14,8 +14,8 @@ import { StreamRedactor } from "./stream-redactor.js";
 const SESSION_TEXT = ["task", "title", "scratchpad", "lastError", "stopReason", "question", "config", "gateBaseline"] as const;
 /** Checkpoint fields that are references (message seqs, tool-call ids) or numbers, never text. */
 const CHECKPOINT_REFERENCES = new Set(["context", "contextTokens", "usage", "gitCommit", "iteration", "reason", "hat"]);
-/** Loop-state keys that are references: stubbed tool-call ids, the usage anchor, the next seq. */
-const STATE_REFERENCES = new Set(["stubbed", "anchor", "nextSeq", "version"]);
+/** Loop-state keys that are references or numbers: stubbed tool-call ids, the usage anchor, the next seq, the guard, checkpoint sizes. */
+const STATE_REFERENCES = new Set(["stubbed", "anchor", "nextSeq", "version", "guard", "checkpointTokens"]);
 
 export function redactingStore<S extends Store>(store: S): S {
   /** Per session: the model text of one iteration being stored as a stream of events. */

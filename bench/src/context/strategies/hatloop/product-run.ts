@@ -236,8 +236,9 @@ export class ProductRun implements StrategyRun {
     return {
       ...manager,
       beforeCall: async (view, signal, overflow) => {
-        const compaction = await manager.beforeCall(view, signal, overflow);
-        if (!compaction) return null;
+        const called = await manager.beforeCall(view, signal, overflow);
+        const { compaction } = called;
+        if (!compaction) return called;
         this.counts.compactions++;
         if (compaction.strategy.startsWith("removal")) this.counts.removals++;
         else this.counts.prunings++;
@@ -248,7 +249,7 @@ export class ProductRun implements StrategyRun {
             compaction.summary,
           );
         }
-        return compaction;
+        return called;
       },
     };
   }

@@ -1,19 +1,25 @@
-import type { Hat } from "../hats/hat.js";
-import type { ChecklistItem, SessionRecord, Usage } from "../store/port.js";
-import type { LiveEntry } from "./context-hook.js";
-import type { HealthState } from "./health.js";
-import type { ToolSpec } from "../ports/model.js";
 import type { DecisionRecord } from "@hatloop/context";
+import type { Hat } from "../hats/hat.js";
+import type { ToolSpec } from "../ports/model.js";
+import type { CheckpointReason, ChecklistItem, SessionRecord, Usage } from "../store/port.js";
+import type { GuardState } from "./guard.js";
+import type { HealthState } from "./health-state.js";
+import type { LiveEntry } from "./live-entry.js";
 
 // Everything the loop carries between iterations. Checkpoints store this state (with the live
-// context as references into the stored messages) and resume rebuilds it. Only apply.ts writes it
-// (restore.ts builds it; LoopHealth owns the counters in `health`): the steps of an iteration return
-// what they did and the loop applies that here, so every field has one writer.
+// context as references into the stored messages) and resume rebuilds it (loop/restore.ts). Only
+// apply (state/apply.ts) writes it, called by the loop's write path (loop/commit.ts): the steps of
+// an iteration hand over what they did as a Change, so every field has one writer.
+
+/** The person's messages kept for compactions and the handoff (a compaction keeps them all, the oldest shortened: personWords). */
+export const MAX_INSTRUCTIONS = 200;
 
 export interface LoopState {
   session: SessionRecord;
   hat: Hat;
   iteration: number;
+  /** The iteration events are stamped with: the last one started, also when it was abandoned (not counted). */
+  eventIteration: number;
   live: LiveEntry[];
   nextSeq: number;
   scratchpad: string;
@@ -45,6 +51,10 @@ export interface LoopState {
   lastFailure: string | null;
   /** Notes for the next user message: hints, feedback on signals, routing, steering. */
   notes: string[];
+  /** What context management remembers between calls. */
+  guard: GuardState;
+  /** The context size at the last routine checkpoint of each kind (a repeat that barely moved is skipped). */
+  checkpointTokens: Partial<Record<CheckpointReason, number>>;
 }
 
 /** The part of LoopState a checkpoint keeps besides scratchpad and context references. */
@@ -62,6 +72,9 @@ export interface SavedLoopState {
   openItems: string[];
   lastFailure?: string | null;
   instructions: string[];
+  /** Absent in checkpoints written before the guard was part of the state. */
+  guard?: GuardState;
+  checkpointTokens?: LoopState["checkpointTokens"];
 }
 
 /** A prompt's size as the API reports it: input plus cache read plus cache write. */
@@ -82,6 +95,6 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-export function runtimeMs(state: LoopState, now: number): number {
+export function runtimeMs(state: Readonly<LoopState>, now: number): number {
   return state.priorRuntimeMs + (now - state.runStartedAt);
 }

@@ -1,17 +1,14 @@
-import type { CacheTtl, DecisionRecord, Message } from "@hatloop/context";
+import type { CacheTtl, DecisionRecord } from "@hatloop/context";
 import type { ContextOverflow, ToolSpec } from "../ports/model.js";
 import type { Usage } from "../store/port.js";
+import type { GuardState } from "./guard.js";
+import type { LiveEntry } from "./live-entry.js";
 
 // The seam between the loop and context management. The loop owns the live context (what the next
-// request sends); the hook measures it after each iteration and may rewrite it before a model call.
-// Every entry refers to a stored message; entries the hook creates (summaries, recalled context)
-// have seq null until the loop stores them.
-
-export interface LiveEntry {
-  seq: number | null;
-  message: Message;
-  kind: "conversation" | "injected";
-}
+// request sends) and the guard's memory (GuardState); the hook measures the context after each
+// iteration and may rewrite it before a model call, handing back what it would change as data: the
+// loop's write path stores the compaction and the guard. (What the hook writes itself is the
+// repository's knowledge facts, kept across sessions: core/context/facts.ts.)
 
 export interface ContextView {
   sessionId: string;
@@ -37,6 +34,8 @@ export interface ContextView {
   decisions: readonly DecisionRecord[];
   /** The newest failure line, carried from handoff to handoff (null: none seen). */
   lastFailure: string | null;
+  /** What the guard remembers from earlier calls. */
+  guard: GuardState;
 }
 
 export interface Compaction {
@@ -71,17 +70,15 @@ export interface Measurement {
 
 export interface ContextHook {
   /**
-   * Before the model call: returns a compaction when the live context must shrink, else null. With
-   * `overflow` (the API said the last request did not fit) it compacts whatever the zones say,
-   * taking the API's count as the true size of that request.
+   * Before the model call: a compaction when the live context must shrink, else null, and the
+   * guard's next state either way. With `overflow` (the API said the last request did not fit) it
+   * compacts whatever the zones say, taking the API's count as the true size of that request.
    */
-  beforeCall(view: ContextView, signal: AbortSignal, overflow?: ContextOverflow): Promise<Compaction | null>;
+  beforeCall(view: ContextView, signal: AbortSignal, overflow?: ContextOverflow): Promise<{ compaction: Compaction | null; guard: GuardState }>;
   /** After an iteration, with the next request's contents known. */
-  measure(view: ContextView): Measurement;
+  measure(view: ContextView): { measurement: Measurement; guard: GuardState };
   /** The one-line gauge shown to the model, or null below the gauge threshold. */
   gaugeLine(measurement: Measurement, contextWindow: number): string | null;
-  /** Automatic recall to inject before a call (a recalled-context block), or null. */
-  recallBlock?(view: ContextView): Promise<string | null>;
   /** The prompt-cache TTL for the request sent at `now` (after beforeCall). Default 5m. */
-  cacheTtl?(now: number): CacheTtl;
+  cacheTtl?(now: number, guard: GuardState): { ttl: CacheTtl; guard: GuardState };
 }

@@ -1,12 +1,10 @@
 import type { ChecklistSignal } from "../signals/types.js";
 import type { ChecklistItem, ChecklistStatus } from "../store/port.js";
-import type { Emitter } from "./emitter.js";
-import type { LoopContext } from "./loop-context.js";
 
 // Checklist signals as data. `stepChecklist` applies one signal to a list without touching the
 // list, the store or the event stream, so a response that streams marks can show them live on a
 // draft and drop them when the response is retried or fails; only the answer the loop keeps has
-// its steps written (`saveChecklist`) and applied to the loop state.
+// its steps committed (written to the store and applied to the loop state).
 
 type ChecklistWrite =
   { kind: "upsert"; id: string; description: string } | { kind: "status"; id: string; status: ChecklistStatus; reason: string | null };
@@ -42,29 +40,4 @@ export function stepChecklist(list: readonly ChecklistItem[], signal: ChecklistS
   if (existing.status === status && existing.reason === reason) return same;
   const checklist = list.map((i) => (i === existing ? { ...i, status, reason } : i));
   return { ...same, checklist, write: { kind: "status", id: signal.id, status, reason } };
-}
-
-/** The events a step shows the user: the list when an item was added, the mark otherwise. */
-export function emitChecklistStep(emitter: Emitter, step: ChecklistStep): void {
-  if (step.signal.kind === "checklist_add") {
-    if (step.write) emitChecklist(emitter, step.checklist);
-    return;
-  }
-  const status = step.signal.kind === "checklist_done" ? "done" : "failed";
-  const reason = step.signal.kind === "checklist_failed" ? step.signal.reason : null;
-  emitter.emit("signal.checklist", { id: step.signal.id, status, reason, known: step.known });
-}
-
-export function emitChecklist(emitter: Emitter, checklist: readonly ChecklistItem[]): void {
-  emitter.emit("checklist.set", { items: checklist.map((i) => ({ id: i.id, description: i.description, status: i.status })) });
-}
-
-/** Writes the steps' changes to the store, in the order they were made. */
-export async function saveChecklist(ctx: LoopContext, steps: readonly ChecklistStep[]): Promise<void> {
-  const { store } = ctx.deps;
-  const sessionId = ctx.state.session.id;
-  for (const { write } of steps) {
-    if (write?.kind === "upsert") await store.checklist.upsert(sessionId, [{ id: write.id, description: write.description }]);
-    else if (write?.kind === "status") await store.checklist.setStatus(sessionId, write.id, write.status, write.reason);
-  }
 }

@@ -1,0 +1,5 @@
+import type { ContentBlock } from "@hatloop/context";
+
+export function textBlock(text: string): ContentBlock {
+  return { type: "text", text };
+}
