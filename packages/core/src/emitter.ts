@@ -1,7 +1,13 @@
 import { EVENT_VERSION, type EventData, type EventSink, type LoopEventType, type LoopEvent } from "./events.js";
 
 /** An event as every sink receives it: stamped with its session, iteration, time and version. */
-export function stampEvent<K extends LoopEventType>(sessionId: string, iteration: number, ts: number, type: K, data: EventData<K>): LoopEvent {
+export function stampEvent<K extends LoopEventType>(
+  sessionId: string,
+  iteration: number,
+  ts: number,
+  type: K,
+  data: EventData<K>,
+): LoopEvent {
   return { v: EVENT_VERSION, sessionId, iteration, ts, type, data } as LoopEvent;
 }
 

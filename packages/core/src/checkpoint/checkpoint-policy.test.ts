@@ -3,45 +3,9 @@ import { defaultConfig } from "../config.js";
 import { LoopControl } from "../loop/control.js";
 import { fakeGit, fakeTool, runFixture, type Turn } from "../test-support/loop-fixture.js";
 import { apply } from "../state/apply.js";
-import { initialGuard } from "../state/guard.js";
-import { initialHealth } from "../state/health-state.js";
-import type { LoopState } from "../state/loop-state.js";
+import { loopState } from "../test-support/loop-state.js";
 import type { CheckpointReason } from "../store/port.js";
 import { draftCheckpoint } from "./draft.js";
-
-/** A minimal loop state for drafting checkpoints directly. */
-function restoredLike(run: Awaited<ReturnType<typeof runFixture>>): LoopState {
-  return {
-    session: run.session,
-    hat: run.deps.hats.get("planner")!,
-    iteration: 1,
-    eventIteration: 1,
-    live: [],
-    nextSeq: 1,
-    scratchpad: "",
-    checklist: [],
-    usage: run.session.usage,
-    costUsd: 0,
-    priorRuntimeMs: 0,
-    runStartedAt: Date.now(),
-    health: initialHealth(),
-    hatHistory: [],
-    stubbed: new Set(),
-    anchor: null,
-    contextTokens: 0,
-    compactions: 0,
-    healthStop: null,
-    seenCalls: new Set(),
-    notes: [],
-    request: { system: [], tools: [] },
-    decisions: [],
-    openItems: [],
-    lastFailure: null,
-    instructions: [],
-    guard: initialGuard(),
-    checkpointTokens: {},
-  };
-}
 
 const bulky = fakeTool("read_file", (input) => ({
   isError: false,
@@ -94,7 +58,7 @@ describe("checkpoint policy", () => {
 
   it("skips a routine checkpoint when the context moved less than 5% since the last of its kind", async () => {
     const run = await runFixture({ maxIterations: 1, turns: [{ text: "ok" }] });
-    const state = restoredLike(run);
+    const state = loopState(run.session, { hat: run.deps.hats.get("planner")!, iteration: 1, eventIteration: 1, runStartedAt: Date.now() });
     const deps = { git: fakeGit, handoff: async () => null, now: Date.now };
     // Drafted, then applied as the loop's write path applies a stored one.
     const saved = async (reason: CheckpointReason, tokens: number) => {

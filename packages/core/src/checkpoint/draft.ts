@@ -50,7 +50,10 @@ export async function draftCheckpoint(
   // Not in place: the user's own branch stays theirs.
   const gitCommit = session.inPlace
     ? await deps.git.headCommit(session.worktreePath).catch(() => null)
-    : await deps.git.commitAll(session.worktreePath, `hatloop: ${shortId(session.id)} iteration ${state.iteration} (${state.hat.name}, ${reason})`);
+    : await deps.git.commitAll(
+        session.worktreePath,
+        `hatloop: ${shortId(session.id)} iteration ${state.iteration} (${state.hat.name}, ${reason})`,
+      );
   const handoff = await deps.handoff(state, gitCommit, failure, reason);
   const row: NewCheckpoint = {
     reason,

@@ -33,13 +33,15 @@ function view(live: LiveEntry[]): ContextView {
 }
 
 const manager = () =>
-  guarded(createContextManager({
-    config: { ...defaultConfig().context, maxStubs: 1 },
-    store: memoryStore(),
-    sessionId: "s",
-    repoPath: "/r",
-    summarizer: null,
-  }));
+  guarded(
+    createContextManager({
+      config: { ...defaultConfig().context, maxStubs: 1 },
+      store: memoryStore(),
+      sessionId: "s",
+      repoPath: "/r",
+      summarizer: null,
+    }),
+  );
 
 async function compact(v: ContextView) {
   const m = manager();

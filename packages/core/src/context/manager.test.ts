@@ -38,13 +38,15 @@ function packetOf(compaction: { live: LiveEntry[] }): string[] {
 
 describe("context manager guard", () => {
   it("compacts once per pressure episode, but always past the hard limit", async () => {
-    const manager = guarded(createContextManager({
-      config: defaultConfig().context,
-      store: memoryStore(),
-      sessionId: "s",
-      repoPath: "/r",
-      summarizer: null,
-    }));
+    const manager = guarded(
+      createContextManager({
+        config: defaultConfig().context,
+        store: memoryStore(),
+        sessionId: "s",
+        repoPath: "/r",
+        summarizer: null,
+      }),
+    );
     const signal = new AbortController().signal;
     expect(manager.measure(view(1_000, 9)).zone).toBe("compact"); // ~9.1k of 10k: the latch fires
     expect(await manager.beforeCall(view(1_000, 9), signal)).not.toBeNull();
@@ -119,13 +121,15 @@ describe("context manager guard", () => {
   it("says why the LLM summary was not used when the mechanical one stood in", async () => {
     const config = { ...defaultConfig().context, maxStubs: 1, llmSummary: true };
     const down = { complete: () => Promise.reject(new ModelError("overloaded_error: Overloaded", 529)) };
-    const manager = guarded(createContextManager({
-      config,
-      store: memoryStore(),
-      sessionId: "s",
-      repoPath: "/r",
-      summarizer: { model: down, summaryModel: "small" },
-    }));
+    const manager = guarded(
+      createContextManager({
+        config,
+        store: memoryStore(),
+        sessionId: "s",
+        repoPath: "/r",
+        summarizer: { model: down, summaryModel: "small" },
+      }),
+    );
     const v = view(1_000, 9);
     manager.measure(v);
     const compaction = (await manager.beforeCall(v, new AbortController().signal))!;

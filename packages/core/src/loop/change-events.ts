@@ -44,12 +44,19 @@ export function changeEvents(change: Change, state: Readonly<LoopState>, written
       return [
         {
           type: "usage.total",
-          data: { usage: state.usage, costUsd: state.costUsd, contextTokens: state.contextTokens, contextWindow: state.session.contextWindow },
+          data: {
+            usage: state.usage,
+            costUsd: state.costUsd,
+            contextTokens: state.contextTokens,
+            contextWindow: state.session.contextWindow,
+          },
         },
         { type: "iteration.end", data: { hat: state.hat.name, durationMs: change.at - change.startedAt } },
       ];
     case "overflowed":
-      return [{ type: "context.overflow", data: { promptTokens: change.promptTokens, maxTokens: change.maxTokens, attempt: change.attempt } }];
+      return [
+        { type: "context.overflow", data: { promptTokens: change.promptTokens, maxTokens: change.maxTokens, attempt: change.attempt } },
+      ];
     case "compacted": {
       const { compaction } = change;
       return [
@@ -98,7 +105,12 @@ export function changeEvents(change: Change, state: Readonly<LoopState>, written
       return [
         {
           type: "checkpoint.saved",
-          data: { seq: written.checkpointSeq!, reason: change.reason, commit: change.row.gitCommit, contextTokens: change.row.contextTokens },
+          data: {
+            seq: written.checkpointSeq!,
+            reason: change.reason,
+            commit: change.row.gitCommit,
+            contextTokens: change.row.contextTokens,
+          },
         },
       ];
     case "question-asked":
@@ -106,7 +118,10 @@ export function changeEvents(change: Change, state: Readonly<LoopState>, written
     case "answer-delivered": {
       const { question } = change;
       return [
-        { type: "question.answered", data: { question: question.text, answer: question.answer ?? "", answeredBy: question.answeredBy ?? "" } },
+        {
+          type: "question.answered",
+          data: { question: question.text, answer: question.answer ?? "", answeredBy: question.answeredBy ?? "" },
+        },
         { type: "session.status", data: { status: "running", reason: "answered" } },
       ];
     }

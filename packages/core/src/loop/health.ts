@@ -53,7 +53,9 @@ export function checkCall(
   return {
     health: s,
     notices:
-      s.repeats === r.hint ? [notice("repetition", "hint", `the same tool call was made ${s.repeats} times in a row; its result will not change`)] : [],
+      s.repeats === r.hint
+        ? [notice("repetition", "hint", `the same tool call was made ${s.repeats} times in a row; its result will not change`)]
+        : [],
     refuse: null,
   };
 }
@@ -77,7 +79,11 @@ export function checkResult(health: HealthState, isError: boolean, errorText: st
   const e = limits.sameError;
   if (s.sameErrors >= e.hint)
     notices.push(
-      notice("same_error", s.sameErrors >= e.stop ? "stop" : "hint", `the same error came back ${s.sameErrors} times: ${key?.split("\n")[0]}`),
+      notice(
+        "same_error",
+        s.sameErrors >= e.stop ? "stop" : "hint",
+        `the same error came back ${s.sameErrors} times: ${key?.split("\n")[0]}`,
+      ),
     );
   return { health: s, notices };
 }
@@ -93,7 +99,11 @@ export function checkGate(health: HealthState, passed: boolean, limits = DEFAULT
     return {
       health: s,
       notices: [
-        notice("quality_blocks", "hint", `the quality gates blocked completion ${s.qualityBlocks} times; read their output before trying again`),
+        notice(
+          "quality_blocks",
+          "hint",
+          `the quality gates blocked completion ${s.qualityBlocks} times; read their output before trying again`,
+        ),
       ],
     };
   return { health: s, notices: [] };
@@ -117,7 +127,8 @@ export function checkAnswer(
   return {
     health: s,
     action,
-    notices: action === "stop" ? [notice("refusals", "stop", `the model's answer was refused ${s.modelRefusals} times in a row (${why})`)] : [],
+    notices:
+      action === "stop" ? [notice("refusals", "stop", `the model's answer was refused ${s.modelRefusals} times in a row (${why})`)] : [],
   };
 }
 
@@ -129,7 +140,9 @@ export function checkProgress(health: HealthState, progressed: boolean, limits =
   const level = s.idleIterations >= p.stop ? "stop" : s.idleIterations >= p.hint ? "hint" : s.idleIterations === p.warn ? "warn" : null;
   return {
     health: s,
-    notices: level ? [notice("no_progress", level, `${s.idleIterations} iterations without progress (no file, checklist, hat or plan change)`)] : [],
+    notices: level
+      ? [notice("no_progress", level, `${s.idleIterations} iterations without progress (no file, checklist, hat or plan change)`)]
+      : [],
   };
 }
 

@@ -28,7 +28,10 @@ export async function callModel(ctx: LoopContext, request: ModelRequest): Promis
     if (streamed.some((s) => s.write)) report(ctx, checklistSet(base));
     streamed = [];
   };
-  report(ctx, { type: "model.request", data: { model: request.model, messages: request.messages.length, contextTokens: ctx.state.contextTokens } });
+  report(ctx, {
+    type: "model.request",
+    data: { model: request.model, messages: request.messages.length, contextTokens: ctx.state.contextTokens },
+  });
   let response: ModelResponse;
   try {
     response = await ctx.deps.model.complete(request, (event) => {
@@ -52,7 +55,10 @@ export async function callModel(ctx: LoopContext, request: ModelRequest): Promis
         if (shown < event.text.length) report(ctx, { type: "model.text", data: { text: event.text.slice(shown) } });
       } else if (event.type === "retry") {
         detector.reset();
-        report(ctx, { type: "model.retry", data: { attempt: event.attempt, waitMs: event.waitMs, status: event.status, reason: event.reason } });
+        report(ctx, {
+          type: "model.retry",
+          data: { attempt: event.attempt, waitMs: event.waitMs, status: event.status, reason: event.reason },
+        });
         drop();
       } else if (event.type === "notice") {
         report(ctx, { type: "model.notice", data: { message: event.message } });

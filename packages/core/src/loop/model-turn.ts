@@ -96,7 +96,13 @@ async function takeMeasurement(ctx: LoopContext, overflow: ContextOverflow, atte
   const { state } = ctx;
   // The configured window may be larger than what this model (or this account) allows.
   const smaller = overflow.maxTokens !== null && overflow.maxTokens < state.session.contextWindow ? overflow.maxTokens : null;
-  await commit(ctx, { type: "overflowed", promptTokens: overflow.promptTokens, maxTokens: overflow.maxTokens, contextWindow: smaller, attempt });
+  await commit(ctx, {
+    type: "overflowed",
+    promptTokens: overflow.promptTokens,
+    maxTokens: overflow.maxTokens,
+    contextWindow: smaller,
+    attempt,
+  });
   return overflow;
 }
 

@@ -23,7 +23,11 @@ export async function handleRefusal(ctx: LoopContext, response: ModelResponse): 
   await commit(ctx, { type: "refused", usage: response.usage, withheld });
   report(ctx, {
     type: "model.refusal",
-    data: { ...details, consecutive: check.health.modelRefusals, action: check.action === "withhold" && count === 0 ? "retry" : check.action! },
+    data: {
+      ...details,
+      consecutive: check.health.modelRefusals,
+      action: check.action === "withhold" && count === 0 ? "retry" : check.action!,
+    },
   });
   await commitHealth(ctx, check);
   if (check.action === "stop") return;

@@ -63,11 +63,16 @@ async function runSession(ctx: LoopContext, options: LoopOptions, restored: Rest
     const note = restored.resumed && options.resumeNote ? `${MARKERS.continuation} ${options.resumeNote}` : null;
     const said = [restored.resumePacket, note].filter((text) => text !== null);
     // Not after a run the open turn ended (its question): the next resume says where it stands.
-    if (said.length && !outcome) await commit(ctx, { type: "appended", message: { role: "user", content: said.map(textBlock) }, kind: "injected" });
+    if (said.length && !outcome)
+      await commit(ctx, { type: "appended", message: { role: "user", content: said.map(textBlock) }, kind: "injected" });
     if (!restored.resumed) {
       // The task verbatim (what the user said), then hatloop's note about where it runs (marked as injected).
       const note = taskMessage(deps.prompts, { task: session.task, branch: session.branch, base: session.baseCommit, hat: state.hat.name });
-      await commit(ctx, { type: "appended", message: { role: "user", content: [textBlock(session.task), textBlock(note)] }, kind: "conversation" });
+      await commit(ctx, {
+        type: "appended",
+        message: { role: "user", content: [textBlock(session.task), textBlock(note)] },
+        kind: "conversation",
+      });
       await saveCheckpoint(ctx, "start");
     } else if (!restored.checkpoint && !outcome) {
       // Restored from the log alone (killed before its first checkpoint): give the next crash one.

@@ -74,7 +74,11 @@ export interface ContextHook {
    * guard's next state either way. With `overflow` (the API said the last request did not fit) it
    * compacts whatever the zones say, taking the API's count as the true size of that request.
    */
-  beforeCall(view: ContextView, signal: AbortSignal, overflow?: ContextOverflow): Promise<{ compaction: Compaction | null; guard: GuardState }>;
+  beforeCall(
+    view: ContextView,
+    signal: AbortSignal,
+    overflow?: ContextOverflow,
+  ): Promise<{ compaction: Compaction | null; guard: GuardState }>;
   /** After an iteration, with the next request's contents known. */
   measure(view: ContextView): { measurement: Measurement; guard: GuardState };
   /** The one-line gauge shown to the model, or null below the gauge threshold. */
