@@ -45,7 +45,7 @@ async function context() {
 describe("commit, the loop's write path", () => {
   it("stores a change, then applies it, then emits its events stamped with the state's iteration", async () => {
     const { store, ctx, state, events, seen } = await context();
-    const append = store.messages.append;
+    const append = store.messages.append.bind(store.messages);
     store.messages.append = async (id, batch) => {
       seen.push(`store: live ${state.live.length}, seq ${batch[0]!.seq}`);
       return append(id, batch);
