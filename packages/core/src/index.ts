@@ -5,6 +5,7 @@ export * from "./events.js";
 export * from "./ports/model.js";
 export type * from "./ports/git.js";
 export type * from "./ports/tools.js";
+export { defineTool, failure, success, ToolError, type ToolDefinition } from "./ports/define-tool.js";
 export * from "./hats/hat.js";
 export * from "./hats/load.js";
 export * from "./hats/router.js";
@@ -21,7 +22,6 @@ export { exceededBudget, raiseBudgets, type BudgetExceeded, type BudgetName, typ
 export { DEFAULT_HEALTH, type HealthThresholds } from "./loop/health.js";
 export { initialHealth, type HealthNotice, type HealthState } from "./state/health-state.js";
 export { capResult, summarizeInput } from "./loop/executor.js";
-export { LOOP_TOOL_SPECS, LOOP_TOOL_NAMES } from "./loop/loop-tools.js";
 export type * from "./loop/deps.js";
 export type * from "./state/context-hook.js";
 export type * from "./state/live-entry.js";

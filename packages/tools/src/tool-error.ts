@@ -1,10 +1,5 @@
-/**
- * A failure the model can act on. Tools throw it internally; `defineTool` turns it into an
- * `{ isError: true }` result, so nothing escapes `Tool.run` as an exception.
- */
-export class ToolError extends Error {
-  override readonly name = "ToolError";
-}
+/** A failure the model can act on: defined with defineTool, in @hatloop/core. */
+export { ToolError } from "@hatloop/core";
 
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

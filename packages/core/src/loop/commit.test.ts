@@ -35,6 +35,7 @@ async function context() {
     handoff: async () => null,
     knownTopics: new Set(),
     toolNames: [],
+    loopTools: new Map(),
     memories: [],
     interactive: false,
     now: () => 1_000,

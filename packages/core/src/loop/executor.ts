@@ -1,8 +1,7 @@
 import { jsonText, MAX_JSON_DEPTH, type ToolUseBlock } from "@hatloop/context";
 import { hatToolNames } from "../hats/hat.js";
-import type { Tool, ToolResult, ToolServices } from "../ports/tools.js";
+import type { Tool, ToolContext, ToolResult, ToolServices } from "../ports/tools.js";
 import { tooDeepInput } from "./deep-input.js";
-import { LOOP_TOOL_NAMES, loopToolSignals } from "./loop-tools.js";
 import { report } from "./commit.js";
 import { checkCall } from "./health.js";
 import { commitHealth } from "./health-notes.js";
@@ -30,14 +29,9 @@ export async function executeToolCalls(ctx: LoopContext, calls: ToolUseBlock[], 
       result = { isError: true, content: "Not run: hatloop was interrupted before this call ran. Run it again if it is still needed." };
     } else if (tooDeep) {
       result = { isError: true, content: tooDeep };
-    } else if (LOOP_TOOL_NAMES.has(call.name)) {
-      const signals = loopToolSignals(call.name, input, ctx.knownTopics);
-      if (typeof signals === "string") result = { isError: true, content: `${call.name}: ${signals}` };
-      else {
-        out.signals.push(...signals);
-        const asked = call.name === "ask_user";
-        result = { isError: false, content: asked ? "Asked. The run waits after this turn; the answer comes as the next message." : "ok" };
-      }
+    } else if (ctx.loopTools.has(call.name)) {
+      result = await ctx.loopTools.get(call.name)!.run(input, toolContext(ctx, services));
+      out.signals.push(...(result.meta?.signals ?? []));
     } else if (!byName.has(call.name)) {
       result = { isError: true, content: `There is no tool named ${call.name}.` };
     } else if (!allowed.has(call.name)) {
@@ -86,17 +80,21 @@ async function runGuarded(
   if (repetition.refuse) return { isError: true, content: repetition.refuse };
   ran.push(signature);
   try {
-    return await tool.run(input, {
-      worktree: ctx.state.session.worktreePath,
-      sessionId: ctx.state.session.id,
-      iteration: ctx.state.iteration,
-      hat: ctx.state.hat.name,
-      signal: ctx.deps.control.signal,
-      services,
-    });
+    return await tool.run(input, toolContext(ctx, services));
   } catch (error) {
     return { isError: true, content: `${call.name} failed: ${(error as Error).message}` };
   }
+}
+
+function toolContext(ctx: LoopContext, services: ToolServices): ToolContext {
+  return {
+    worktree: ctx.state.session.worktreePath,
+    sessionId: ctx.state.session.id,
+    iteration: ctx.state.iteration,
+    hat: ctx.state.hat.name,
+    signal: ctx.deps.control.signal,
+    services,
+  };
 }
 
 /** Results above the cap keep their head and a longer tail (where errors and summaries usually are). */

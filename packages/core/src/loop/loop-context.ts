@@ -1,4 +1,5 @@
 import type { HatloopConfig } from "../config.js";
+import type { Tool } from "../ports/tools.js";
 import type { MemoryRecord } from "../store/port.js";
 import type { HandoffBuilder } from "../checkpoint/draft.js";
 import type { LoopDeps } from "./deps.js";
@@ -14,6 +15,8 @@ export interface LoopContext {
   handoff: HandoffBuilder;
   knownTopics: ReadonlySet<string>;
   toolNames: readonly string[];
+  /** The loop's own tools (loop-tools.ts), offered to every hat. */
+  loopTools: ReadonlyMap<string, Tool>;
   /** Memories of earlier sessions in this repository, fixed for the run (a stable system prompt). */
   memories: MemoryRecord[];
   /** Someone watches this run's terminal: an agent's question waits for them (see question.ts). */

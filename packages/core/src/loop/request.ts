@@ -4,7 +4,6 @@ import type { ContextOverflow, ModelRequest } from "../ports/model.js";
 import { systemParts } from "../prompt/build.js";
 import { applyCompaction } from "./compaction.js";
 import { commit } from "./commit.js";
-import { LOOP_TOOL_SPECS } from "./loop-tools.js";
 import type { LoopContext } from "./loop-context.js";
 
 /**
@@ -15,7 +14,7 @@ import type { LoopContext } from "./loop-context.js";
 export async function prepareRequest(ctx: LoopContext, maxTokens: number, overflow?: ContextOverflow): Promise<ModelRequest | null> {
   const { state, deps } = ctx;
   const allowed = hatToolNames(state.hat, ctx.toolNames);
-  const tools = [...deps.tools.filter((t) => allowed.has(t.spec.name)).map((t) => t.spec), ...LOOP_TOOL_SPECS];
+  const tools = [...deps.tools.filter((t) => allowed.has(t.spec.name)), ...ctx.loopTools.values()].map((t) => t.spec);
   const system = systemParts(deps.prompts, state.hat, ctx.memories);
   await commit(ctx, { type: "request-built", system, tools });
   if (deps.context) {

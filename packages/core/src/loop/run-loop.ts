@@ -7,6 +7,7 @@ import type { LoopOutcome } from "../state/outcome.js";
 import type { LoopDeps, LoopOptions } from "./deps.js";
 import { commit, report } from "./commit.js";
 import { runIteration } from "./iteration.js";
+import { loopTools } from "./loop-tools.js";
 import { closeOpenTurn } from "./open-turn.js";
 import type { LoopContext } from "./loop-context.js";
 import { endRun, failureFrom, saveCheckpoint } from "./outcomes.js";
@@ -27,13 +28,15 @@ export async function runLoop(options: LoopOptions, deps: LoopDeps): Promise<Loo
   const session = await store.sessions.get(options.sessionId);
   if (!session) throw new Error(`no session ${options.sessionId}`);
   const restored = await restoreState(session, deps, now());
+  const topics = knownTopics(deps.hats);
   const ctx: LoopContext = {
     deps,
     config: options.config,
     state: restored.state,
     handoff: deps.handoff ?? handoffBuilder({ git: deps.git, store, now }),
-    knownTopics: knownTopics(deps.hats),
+    knownTopics: topics,
     toolNames: deps.tools.map((t) => t.spec.name),
+    loopTools: new Map(loopTools(topics).map((tool) => [tool.spec.name, tool])),
     memories: await store.memories.listActive(session.repoPath, { kind: "memory", limit: 8 }),
     interactive: options.interactive ?? false,
     now,

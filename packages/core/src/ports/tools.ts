@@ -1,4 +1,5 @@
 import type { GateCheck } from "../shapes.js";
+import type { Signal } from "../signals/types.js";
 import type { ToolSpec } from "./model.js";
 
 // The tool port. @hatloop/tools implements the agent's tools (files, search, shell, git, quality
@@ -20,6 +21,8 @@ export interface ToolResultMeta {
   completion?: { passed: boolean; report: GateReport };
   /** Exit code of run_command. */
   exitCode?: number | null;
+  /** Set by the loop's own tools (loop/loop-tools.ts): the signals the call stands for. */
+  signals?: Signal[];
   [key: string]: unknown;
 }
 
