@@ -1,21 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../config.js";
 import { LoopControl } from "../loop/control.js";
-import { fakeGit, fakeTool, runFixture, type Turn } from "../test-support/loop-fixture.js";
+import { bulkyRead, fakeGit, fakeTool, readTurns, runFixture, type Turn } from "../test-support/loop-fixture.js";
 import { apply } from "../state/apply.js";
 import { loopState } from "../test-support/loop-state.js";
 import type { CheckpointReason } from "../store/port.js";
 import { draftCheckpoint } from "./draft.js";
 
-const bulky = fakeTool("read_file", (input) => ({
-  isError: false,
-  content: `// ${String(input.path)}\n${"export const x = 1; // filler for the context window\n".repeat(40)}`,
-}));
-const reads = (n: number, from = 0): Turn[] =>
-  Array.from({ length: n }, (_, i) => ({
-    text: `Reading ${from + i}.`,
-    tools: [{ name: "read_file", input: { path: `f${from + i}.ts` } }],
-  }));
+const bulky = bulkyRead;
+const reads = readTurns;
 const reasons = (run: Awaited<ReturnType<typeof runFixture>>) => run.of("checkpoint.saved").map((e) => `${e.iteration}:${e.data.reason}`);
 
 describe("checkpoint policy", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../config.js";
 import type { LoopEvent } from "../events.js";
 import { memoryStore } from "../store/memory-store.js";
-import { loopState } from "../test-support/loop-state.js";
+import { loopState, testSession } from "../test-support/loop-state.js";
 import { commit, report } from "./commit.js";
 import type { LoopDeps } from "./deps.js";
 import type { LoopContext } from "./loop-context.js";
@@ -12,19 +12,7 @@ import type { LoopContext } from "./loop-context.js";
 
 async function context() {
   const store = memoryStore();
-  const session = await store.sessions.create({
-    id: "s-commit",
-    task: "t",
-    title: "t",
-    repoPath: "/r",
-    worktreePath: "/r",
-    branch: "b",
-    baseCommit: "c".repeat(40),
-    inPlace: false,
-    hat: "creator",
-    model: "m",
-    budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
-  });
+  const session = await testSession("s-commit", { hat: "creator" }, store);
   const events: LoopEvent[] = [];
   const seen: string[] = [];
   const state = loopState(session, { iteration: 3, eventIteration: 3 });

@@ -2,10 +2,9 @@ import { renderResumePacket, toolUses, validateHandoff, type Handoff, type Messa
 import { isContextRef, refSeqs } from "../checkpoint/refs.js";
 import { eventReader } from "../persist/read-events.js";
 import type { CheckpointRecord, SessionRecord, StoredMessage, Store } from "../store/port.js";
-import { initialGuard } from "../state/guard.js";
 import { initialHealth } from "../state/health-state.js";
 import type { LiveEntry } from "../state/live-entry.js";
-import type { LoopState, SavedLoopState } from "../state/loop-state.js";
+import { sessionState, type LoopState, type SavedLoopState } from "../state/loop-state.js";
 import { shortId } from "../text/format.js";
 import type { LoopDeps } from "./deps.js";
 import { completedIn } from "./completion.js";
@@ -38,36 +37,11 @@ export interface OpenTurn {
 export async function restoreState(session: SessionRecord, deps: LoopDeps, now: number): Promise<RestoredState> {
   const hat = deps.hats.get(session.hat);
   if (!hat) throw new Error(`session ${shortId(session.id)} wears hat "${session.hat}", which is not defined`);
-  const state: LoopState = {
-    session,
-    hat,
-    iteration: session.iteration,
-    eventIteration: session.iteration,
-    live: [],
+  const state = sessionState(session, hat, {
     nextSeq: (await deps.store.messages.lastSeq(session.id)) + 1,
-    scratchpad: session.scratchpad,
     checklist: await deps.store.checklist.list(session.id),
-    usage: { ...session.usage },
-    costUsd: session.costUsd,
-    priorRuntimeMs: session.runtimeMs,
     runStartedAt: now,
-    health: initialHealth(),
-    hatHistory: [],
-    stubbed: new Set(),
-    anchor: null,
-    contextTokens: session.contextTokens,
-    compactions: 0,
-    healthStop: null,
-    seenCalls: new Set(),
-    notes: [],
-    request: { system: [], tools: [] },
-    decisions: [],
-    openItems: [],
-    lastFailure: null,
-    instructions: [],
-    guard: initialGuard(),
-    checkpointTokens: {},
-  };
+  });
   const point = await findRestorePoint(deps.store, session.id);
   if (point.checkpoint) {
     restoreFrom(state, point, deps);

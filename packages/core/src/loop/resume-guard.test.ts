@@ -1,19 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../config.js";
-import { fakeTool, runFixture, type Turn } from "../test-support/loop-fixture.js";
+import { bulkyRead, readTurns, runFixture } from "../test-support/loop-fixture.js";
 
 // Context management's memory is part of the loop state: a resumed run goes on from the same
 // pressure episode instead of starting a new one (which wrote a second warn checkpoint at once).
 
-const bulky = fakeTool("read_file", (input) => ({
-  isError: false,
-  content: `// ${String(input.path)}\n${"export const x = 1; // filler for the context window\n".repeat(40)}`,
-}));
-const reads = (n: number, from = 0): Turn[] =>
-  Array.from({ length: n }, (_, i) => ({
-    text: `Reading ${from + i}.`,
-    tools: [{ name: "read_file", input: { path: `f${from + i}.ts` } }],
-  }));
+const bulky = bulkyRead;
+const reads = readTurns;
 const options = {
   session: { hat: "creator" },
   tools: [bulky],

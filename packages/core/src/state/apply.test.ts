@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "@hatloop/context";
-import { memoryStore } from "../store/memory-store.js";
-import type { NewCheckpoint, SessionRecord, Usage } from "../store/port.js";
-import { loopState, testHat } from "../test-support/loop-state.js";
+import type { NewCheckpoint, Usage } from "../store/port.js";
+import { loopState, testHat, testSession } from "../test-support/loop-state.js";
 import { apply } from "./apply.js";
 import type { Compaction } from "./context-hook.js";
 import { initialGuard } from "./guard.js";
@@ -11,23 +10,7 @@ import { MAX_INSTRUCTIONS } from "./loop-state.js";
 
 // The reducer alone: what each change does to the loop state, given the messages it brought as stored.
 
-async function session(): Promise<SessionRecord> {
-  const store = memoryStore();
-  return store.sessions.create({
-    id: "s-apply",
-    task: "t",
-    title: "t",
-    repoPath: "/r",
-    worktreePath: "/r",
-    branch: "b",
-    baseCommit: "c".repeat(40),
-    inPlace: false,
-    hat: "planner",
-    model: "m",
-    budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
-    contextWindow: 100_000,
-  });
-}
+const session = () => testSession("s-apply", { contextWindow: 100_000 });
 
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 const stored = (seq: number, text: string, kind: StoredEntry["kind"] = "conversation"): StoredEntry => ({ seq, message: user(text), kind });

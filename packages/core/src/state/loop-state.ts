@@ -2,8 +2,8 @@ import type { DecisionRecord } from "@hatloop/context";
 import type { Hat } from "../hats/hat.js";
 import type { ToolSpec } from "../ports/model.js";
 import type { CheckpointReason, ChecklistItem, SessionRecord, Usage } from "../store/port.js";
-import type { GuardState } from "./guard.js";
-import type { HealthState } from "./health-state.js";
+import { initialGuard, type GuardState } from "./guard.js";
+import { initialHealth, type HealthState } from "./health-state.js";
 import type { LiveEntry } from "./live-entry.js";
 
 // Everything the loop carries between iterations. Checkpoints store this state (with the live
@@ -75,6 +75,41 @@ export interface SavedLoopState {
   /** Absent in checkpoints written before the guard was part of the state. */
   guard?: GuardState;
   checkpointTokens?: LoopState["checkpointTokens"];
+}
+
+/**
+ * The loop state of a session as its row says, before any checkpoint is restored into it: what a new
+ * session starts with, and what restore (loop/restore.ts) fills in from the newest checkpoint.
+ */
+export function sessionState(session: SessionRecord, hat: Hat, run: Pick<LoopState, "nextSeq" | "checklist" | "runStartedAt">): LoopState {
+  return {
+    session,
+    hat,
+    iteration: session.iteration,
+    eventIteration: session.iteration,
+    live: [],
+    scratchpad: session.scratchpad,
+    usage: { ...session.usage },
+    costUsd: session.costUsd,
+    priorRuntimeMs: session.runtimeMs,
+    health: initialHealth(),
+    hatHistory: [],
+    stubbed: new Set(),
+    anchor: null,
+    contextTokens: session.contextTokens,
+    compactions: 0,
+    healthStop: null,
+    seenCalls: new Set(),
+    notes: [],
+    request: { system: [], tools: [] },
+    decisions: [],
+    openItems: [],
+    lastFailure: null,
+    instructions: [],
+    guard: initialGuard(),
+    checkpointTokens: {},
+    ...run,
+  };
 }
 
 /** A prompt's size as the API reports it: input plus cache read plus cache write. */

@@ -96,6 +96,20 @@ export function fakeTool(
   return { spec: { name, description: `fake ${name}`, inputSchema: { type: "object" } }, run: async (input) => run(input) };
 }
 
+/** A read_file whose every result is ~2k characters: fills a small context window in a few iterations. */
+export const bulkyRead = fakeTool("read_file", (input) => ({
+  isError: false,
+  content: `// ${String(input.path)}\n${"export const x = 1; // filler for the context window\n".repeat(40)}`,
+}));
+
+/** `n` turns, each reading another file (f<from>.ts, f<from+1>.ts, ...). */
+export function readTurns(n: number, from = 0): Turn[] {
+  return Array.from({ length: n }, (_, i) => ({
+    text: `Reading ${from + i}.`,
+    tools: [{ name: "read_file", input: { path: `f${from + i}.ts` } }],
+  }));
+}
+
 export const fakeGit: GitPort & { commits: string[] } = {
   commits: [],
   async commitAll(_dir, message) {
