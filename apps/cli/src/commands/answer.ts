@@ -14,15 +14,8 @@ import { invocation } from "../invocation.js";
 // (it goes through the database). A run waiting for it picks it up within a second; a session whose
 // run ended to wait (headless) gets it when resumed — a fleet session is queued again at once.
 
-export function registerAnswer(program: Command): void {
-  program
-    .command("answer")
-    .description("answer the question a session's agent asked; its run goes on")
-    .argument("<session>", "session id or a unique prefix of it")
-    .argument("[answer...]", "the answer, in plain words; - (or nothing, in a pipe) reads it from stdin")
-    .action(async (id: string, words: string[], _flags: unknown, command: Command) => {
-      process.exitCode = await answer(id, await answerText(words), command);
-    });
+export async function answerAction(id: string, words: string[], _flags: unknown, command: Command): Promise<void> {
+  process.exitCode = await answer(id, await answerText(words), command);
 }
 
 async function answerText(words: string[]): Promise<string> {
