@@ -1,5 +1,5 @@
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import { stripAnsi } from "./ansi.js";
 import { HeadTailBuffer, capHeadTail } from "./cap-output.js";
 import { createGlobMatcher, globToRegExp } from "./glob.js";
 
@@ -44,8 +44,15 @@ describe("output caps", () => {
   });
 });
 
-describe("stripAnsi", () => {
+// Shell output and gate failure lines are stripped with Node's stripVTControlCharacters.
+describe("stripVTControlCharacters", () => {
   it("removes colour and cursor sequences", () => {
-    expect(stripAnsi("\u001b[31mred\u001b[39m \u001b[2K\u001b[1Adone")).toBe("red done");
+    expect(stripVTControlCharacters("\u001b[31mred\u001b[39m \u001b[2K\u001b[1Adone")).toBe("red done");
+  });
+
+  it("removes hyperlinks, titles ended by ST, private modes and scrolling", () => {
+    expect(stripVTControlCharacters("\u001b]8;;https://example.com/a?b=c\u0007link\u001b]8;;\u0007")).toBe("link");
+    expect(stripVTControlCharacters("\u001b]0;title\u001b\\x")).toBe("x");
+    expect(stripVTControlCharacters("\u001b[?25l\u001b[2Sx\u001b[3T\u001b[?25h")).toBe("x");
   });
 });
