@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import type { SessionRecord } from "@hatloop/core";
 import { fleetStore, type DbStore } from "@hatloop/db";
@@ -56,7 +57,7 @@ async function deliveredOrLeft(store: DbStore, id: string): Promise<"delivered" 
     const now = await store.sessions.get(id);
     if (!now?.question) return "delivered";
     if (!isLive(now)) return "left";
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   return "live";
 }

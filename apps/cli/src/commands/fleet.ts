@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { redactSecrets } from "@hatloop/context";
 import { type HatloopConfig, type SessionRecord } from "@hatloop/core";
@@ -195,7 +196,7 @@ export async function requeue(store: DbStore, config: HatloopConfig, session: Se
     const deadline = Date.now() + patienceMs;
     let jobId = await enqueue(boss, config, session.id, row.repoUrl);
     while (!jobId && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
+      await sleep(250);
       jobId = await enqueue(boss, config, session.id, row.repoUrl);
     }
     if (!jobId) throw usageError(`session ${shortId(session.id)} is already queued or running`);

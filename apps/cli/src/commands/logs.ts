@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { eventReader, type EventReader, type EventSink, type SessionRecord, type Store } from "@hatloop/core";
 import { printError } from "../output/print.js";
@@ -24,7 +25,7 @@ export async function logsAction(id: string, flags: { follow?: boolean; tail?: n
       return sink.end();
     }
     while (!stop.signal.aborted) {
-      await new Promise((r) => setTimeout(r, POLL_MS));
+      await sleep(POLL_MS);
       const next = await store.events.after(session.id, last.id);
       reader.read(next).forEach(sink);
       if (next.length) last = { id: next.at(-1)!.id, ended: next.some((e) => e.type === "session.end") };
