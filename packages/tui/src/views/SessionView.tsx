@@ -1,7 +1,7 @@
 import { Box, Text, useInput, useStdin } from "ink";
 import { useRef, useState } from "react";
-import { ActivityPane, jumpIteration } from "../components/ActivityPane.js";
-import { FOLLOW, offsetOfEntry, resolveOffset, scrollTo, type ActivityScroll } from "../components/activity-lines.js";
+import { ActivityPane } from "../components/ActivityPane.js";
+import { FOLLOW, jumpIteration, offsetOfEntry, resolveOffset, scrollTo, type ActivityScroll } from "../components/activity-lines.js";
 import { detailFor, selectionOf } from "../components/activity-selection.js";
 import { matchesOf, stepMatch } from "../components/activity-search.js";
 import { ChecklistPane } from "../components/ChecklistPane.js";

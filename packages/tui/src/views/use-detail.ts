@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import { clampTop, type DetailView } from "../components/DetailOverlay.js";
+import { clampTop, type DetailView } from "../components/detail-lines.js";
 import type { DetailRef, EntryDetail } from "../state/types.js";
 
 /** Reads an entry's whole content from the session's stored messages (the CLI's store; the TUI has no database). */
