@@ -1,17 +1,15 @@
-import { Command, CommanderError, Help } from "commander";
+import { Command, CommanderError } from "commander";
 import { CliError, ExitCode } from "./errors.js";
-import { registerCommands, summaryTerm } from "./commands/index.js";
+import { registerCommands } from "./commands/index.js";
 import { version } from "./version.js";
 
-// Only commander and the invoked command's module are loaded: `hatloop --help` and `--version` load
-// no database, SDK, React or Ink (main.test.ts checks which modules they load). The printer and the
-// database's errors are imported when there is an error to print.
+// Only commander and the commands' definitions are loaded up front; a command's action module is
+// imported when it runs: `hatloop --help` and `--version` load no database, SDK, React or Ink
+// (lazy-loading.test.ts checks which modules they load). The printer and the database's errors are
+// imported when there is an error to print.
 
-/**
- * The program with the command `argv` invokes registered for real (every command with "*"); the
- * others are summaries for the help. `onError` receives commander's usage errors.
- */
-export async function buildProgram(argv: readonly string[] | "*" = "*", onError: (text: string) => void = () => {}): Promise<Command> {
+/** The program, every command registered. `onError` receives commander's usage errors. */
+export function buildProgram(onError: (text: string) => void = () => {}): Command {
   const program = new Command("hatloop")
     .description("Run long coding tasks with Claude in a Ralph loop: hats, checkpoints, handoffs, a TUI.")
     .version(version, "-V, --version")
@@ -20,24 +18,12 @@ export async function buildProgram(argv: readonly string[] | "*" = "*", onError:
     .exitOverride()
     // Usage errors are one line: "hatloop: unknown command 'x' (did you mean ...?)".
     .configureOutput({ outputError: (text) => onError(oneLine(text)) })
-    .configureHelp({ subcommandTerm: (command) => summaryTerm(command) ?? new Help().subcommandTerm(command) })
     .addHelpText(
       "after",
       "\nExit codes: 0 ok, 1 failure, 2 usage or config error, 3 stopped by a budget, 4 waiting for an answer, 75 database unreachable, 130 interrupted.",
     );
-  await registerCommands(program, argv === "*" ? "*" : invokedCommand(argv));
+  registerCommands(program);
   return program;
-}
-
-/** The top-level command `argv` (node, script, args...) names, if any: `hatloop help ls` names ls. */
-function invokedCommand(argv: readonly string[]): string | null {
-  const args = argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--db") i++;
-    else if (!arg.startsWith("-")) return arg === "help" ? (args[i + 1] ?? null) : arg;
-  }
-  return null;
 }
 
 function oneLine(text: string): string {
@@ -55,7 +41,7 @@ function oneLine(text: string): string {
 /** Runs the CLI and returns the exit code; prints user errors as one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
   const usage: { error?: string } = {};
-  const program = await buildProgram(argv, (text) => (usage.error = text));
+  const program = buildProgram((text) => (usage.error = text));
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { duration } from "@hatloop/core";
+import { parseDuration } from "@hatloop/core/light";
 
 /** Commander parser for a positive whole number; anything else is a usage error. */
 export function positiveInt(value: string): number {
@@ -16,9 +16,9 @@ function positiveNumber(value: string): number {
 
 /** Commander parser for a duration such as 90s, 45m or 4h. */
 export function durationOption(value: string): number {
-  const parsed = duration.safeParse(value);
-  if (!parsed.success) throw new InvalidArgumentError("expected a duration such as 90s, 45m or 4h");
-  return parsed.data;
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new InvalidArgumentError("expected a duration such as 90s, 45m or 4h");
+  return ms;
 }
 
 /**
@@ -71,4 +71,12 @@ export function pullRequestOptions(command: Command): Command {
 export function pullRequestConfig(flags: { pr?: boolean; draft?: boolean }): { enabled: true; draft?: true } | undefined {
   if (!flags.pr && !flags.draft) return undefined;
   return flags.draft ? { enabled: true, draft: true } : { enabled: true };
+}
+
+/** The flags rm and prune share. */
+export function removeOptions(command: Command): Command {
+  return command
+    .option("--force", "also remove running sessions and worktrees with uncommitted changes, and delete branches with unmerged commits")
+    .option("--dry-run", "say what would be removed; remove nothing")
+    .option("--json", "print what was done as a JSON array");
 }

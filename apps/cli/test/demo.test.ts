@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHatloop } from "./support/hatloop.js";
+import { expectPublishedEvents } from "./support/published-events.js";
 
 /** The demo prints the handoff between its two parts; it is not an event, so logs do not replay it. */
 function withoutHandoff(output: string): string {
@@ -59,5 +60,9 @@ describe("hatloop demo", () => {
     const logs = await runHatloop(["logs", sessions[0]!.id.slice(0, 8)], env);
     expect(logs.code).toBe(0);
     expect(logs.stdout).toBe(withoutHandoff(outputs[1]!));
+    // The stored events, as `logs --json` prints them, are events of the published contract.
+    const json = await runHatloop(["logs", sessions[0]!.id.slice(0, 8), "--json"], env);
+    expect(json.code, json.stderr).toBe(0);
+    expectPublishedEvents(json.stdout);
   });
 });

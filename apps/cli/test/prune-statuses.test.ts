@@ -4,8 +4,8 @@ import { buildProgram } from "../src/main.js";
 
 // docs/running.md names the statuses `prune --status` accepts: all of them, none more.
 
-it("docs/running.md lists the statuses prune accepts", async () => {
-  const prune = (await buildProgram("*")).commands.find((c) => c.name() === "prune")!;
+it("docs/running.md lists the statuses prune accepts", () => {
+  const prune = buildProgram().commands.find((c) => c.name() === "prune")!;
   const accepted = prune.options
     .find((o) => o.long === "--status")!
     .description.replace(/^comma-separated: /, "")

@@ -1,6 +1,7 @@
 import { createConnection, createServer, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ensureOwnerOnlyDir } from "./owner-only.js";
 
 // A tiny query protocol over a unix socket: one JSON object per line. The process holding the PGlite
@@ -129,13 +130,12 @@ export async function serveQueries(
   return {
     async close() {
       const deadline = Date.now() + CLOSING_GRACE_MS;
-      while (listening.size > 0 && Date.now() - lastActivity < QUIET_MS && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 10));
+      while (listening.size > 0 && Date.now() - lastActivity < QUIET_MS && Date.now() < deadline) await sleep(10);
       closing = true;
       server.close();
       if (running > 0) await new Promise<void>((resolve) => (drained = resolve));
       // Let replies and late "closing" answers flush before the sockets go.
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
       for (const socket of sockets) socket.end();
       rmSync(socketPath, { force: true });
     },

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { PGlite } from "@electric-sql/pglite";
 import { brokerSocketPath } from "../paths.js";
 import { PRUNE_RECEIPTS } from "../resilience/receipts.js";
@@ -94,7 +95,7 @@ export class EmbeddedRouter {
         const retriable = error instanceof OwnerUnreachableError && (!error.sent || READ.test(sql));
         if (!retriable || attempt >= MAX_ATTEMPTS) throw error;
         this.route = null;
-        await new Promise((r) => setTimeout(r, Math.min(20 * attempt, 200)));
+        await sleep(Math.min(20 * attempt, 200));
       }
     }
   }
@@ -204,7 +205,7 @@ export class EmbeddedRouter {
         throw new Error(`the embedded database at ${dataDir} is held by ${who} and did not answer; set DATABASE_URL to use Postgres`);
       }
       // Often a warm holder that is still opening the directory: it serves within a few tenths of a second.
-      await new Promise((r) => setTimeout(r, 25));
+      await sleep(25);
     }
   }
 

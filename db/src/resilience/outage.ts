@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { DatabaseError } from "../location.js";
 import type { ConnectionFailure } from "./classify.js";
 
@@ -36,7 +37,7 @@ export class OutageMonitor {
     private readonly policy: OutagePolicy,
   ) {
     this.now = policy.now ?? Date.now;
-    this.sleep = policy.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = policy.sleep ?? ((ms) => sleep(ms));
   }
 
   /** Before every attempt: throws once the database was given up on. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DURATION_PATTERN, parseDuration } from "./light.js";
 
 // The whole configuration, validated in one place. Layers (flags > HATLOOP_* env > repo
 // .hatloop/config.json > user config > these defaults) are merged by the CLI before parsing.
@@ -12,12 +13,8 @@ export const duration = z.union([
   z.number().int().nonnegative(),
   z
     .string()
-    .regex(/^\d+(\.\d+)?\s*(ms|s|m|h|d)$/, "expected a duration such as 90s, 15m or 4h")
-    .transform((s) => {
-      const [, n, unit] = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(s)!;
-      const factor = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as "ms" | "s" | "m" | "h" | "d"];
-      return Math.round(Number(n) * factor);
-    }),
+    .regex(DURATION_PATTERN, "expected a duration such as 90s, 15m or 4h")
+    .transform((s) => parseDuration(s)!),
 ]);
 
 export const contextConfigSchema = z

@@ -1,12 +1,12 @@
 import { CHECKLIST_STATUSES } from "@hatloop/context";
 import { z } from "zod";
+import { SESSION_STATUSES } from "./light.js";
 
 // Shapes that the events, the store port, the tool port and the database share, defined once: a zod
 // schema where an event carries the shape (so stored events can be checked), its type inferred.
 // db/src/schema.ts builds its enums from the same lists.
 
-/** waiting: the agent asked the user a question (ask_user) and the run waits for `hatloop answer`. */
-export const SESSION_STATUSES = ["pending", "running", "waiting", "paused", "completed", "failed", "stopped"] as const;
+export { SESSION_STATUSES };
 export const sessionStatusSchema = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 /** What a session.status event reports: a session that has started is never pending again. */

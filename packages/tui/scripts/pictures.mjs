@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const root = new URL("../../../", import.meta.url).pathname;
 const out = resolve(process.argv[2] ?? join(root, "docs/images"));
@@ -110,7 +111,7 @@ async function waitFor(target, pattern, limitMs = 5 * 60_000) {
     const screen = tmux("capture-pane", "-p", "-t", target);
     if (pattern.test(screen)) return screen;
     if (Date.now() > deadline) throw new Error(`${target} never showed ${pattern}:\n${screen}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }
 
@@ -125,7 +126,7 @@ try {
     await waitFor(name, /critic@\d+/);
     tmux("send-keys", "-t", name, "p");
     await waitFor(name, /paused \(paused by the user\)/);
-    await new Promise((r) => setTimeout(r, 1500)); // the clock's next tick, so the frame is settled
+    await sleep(1500); // the clock's next tick, so the frame is settled
     const screen = tmux("capture-pane", "-e", "-p", "-t", name);
     const html = join(home, `${name}.html`);
     writeFileSync(html, page(toHtml(screen), columns, rows));

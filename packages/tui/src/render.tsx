@@ -1,9 +1,8 @@
 import { formatCost, formatDuration, shortId } from "@hatloop/core";
 import { render } from "ink";
 import { SessionList, type ListChoice, type ListRow, type ListSource } from "./views/SessionList.js";
-import { SessionView, type LoopControls } from "./views/SessionView.js";
+import { SessionView, type DetailLoader, type LoopControls } from "./views/SessionView.js";
 import type { TuiStore } from "./state/store.js";
-import type { DetailLoader } from "./views/use-detail.js";
 import type { TuiState } from "./state/types.js";
 import { VIEW_OPTIONS } from "./view-options.js";
 import { clean } from "./components/lines.js";

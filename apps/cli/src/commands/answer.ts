@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import type { SessionRecord } from "@hatloop/core";
 import { fleetStore, type DbStore } from "@hatloop/db";
@@ -14,15 +15,8 @@ import { invocation } from "../invocation.js";
 // (it goes through the database). A run waiting for it picks it up within a second; a session whose
 // run ended to wait (headless) gets it when resumed — a fleet session is queued again at once.
 
-export function registerAnswer(program: Command): void {
-  program
-    .command("answer")
-    .description("answer the question a session's agent asked; its run goes on")
-    .argument("<session>", "session id or a unique prefix of it")
-    .argument("[answer...]", "the answer, in plain words; - (or nothing, in a pipe) reads it from stdin")
-    .action(async (id: string, words: string[], _flags: unknown, command: Command) => {
-      process.exitCode = await answer(id, await answerText(words), command);
-    });
+export async function answerAction(id: string, words: string[], _flags: unknown, command: Command): Promise<void> {
+  process.exitCode = await answer(id, await answerText(words), command);
 }
 
 async function answerText(words: string[]): Promise<string> {
@@ -63,7 +57,7 @@ async function deliveredOrLeft(store: DbStore, id: string): Promise<"delivered" 
     const now = await store.sessions.get(id);
     if (!now?.question) return "delivered";
     if (!isLive(now)) return "left";
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   return "live";
 }

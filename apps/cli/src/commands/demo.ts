@@ -32,49 +32,42 @@ const DEMO_WINDOW = 6_000;
 
 const DEMO_TASK = 'slugify("  Hello, World!  ") returns "hello-world-": make slugify never start or end with a dash, with a test.';
 
-export function registerDemo(program: Command): void {
-  program
-    .command("demo")
-    .description("run a complete scripted session offline: several hats, real edits, real tests and gates")
-    .option("--json", "print events as JSON lines")
-    .option("--plain", "plain lines even on a terminal (no TUI)")
-    .action(async (flags: { json?: boolean; plain?: boolean }, command: Command) => {
-      const repo = prepareSampleRepo();
-      const model = chooseModel(`scripted:${join(demoDir, "scenario.jsonl")}`);
-      const config = configFor(command, { model: model.id, maxIterations: DEMO_FIRST_PART, context: { window: DEMO_WINDOW } });
-      const output = outputMode(flags);
-      const plan = await planSession({ task: DEMO_TASK, repoDir: repo, inPlace: false, allowDirty: false, config, modelId: model.id });
-      const store = await openConfiguredStore(config);
-      let ui: SessionUi | null = null;
-      try {
-        printText(`hatloop demo: sample repository at ${repo}`, process.stderr);
-        const session = await startInterruptibly(plan, store, (l) => printText(l, process.stderr));
-        // One view for both parts: on a terminal the TUI stays up across the pause and the resume.
-        ui = await openSessionUi(output, session, store);
-        const first = await driveSession({ session, store, config, model, output, ui });
-        if (first !== ExitCode.budget) {
-          process.exitCode = first;
-          return;
-        }
-        const hatloop = invocation();
-        const id = shortId(session.id);
-        const found = await findHandoff(store, session.id);
-        ui.notice(`demo: paused at its budget of ${DEMO_FIRST_PART} iterations; the handoff is saved (${hatloop} handoff ${id})`);
-        if (found && output === "plain") printText(renderHandoffMarkdown(found.handoff));
-        ui.notice(`demo: resuming with ${hatloop} resume ${id} --max-iterations 24`);
-        const paused = (await store.sessions.get(session.id))!;
-        process.exitCode = await resumeSession(store, paused, { maxIterations: 24, json: flags.json, plain: flags.plain }, config, ui);
-        await ui.close();
-        ui = null;
-        printText(
-          `hatloop demo: done. Look around: ${hatloop} show ${id}, ${hatloop} handoff ${id}, ${hatloop} logs ${id}, git -C ${session.worktreePath} log --oneline`,
-          process.stderr,
-        );
-      } finally {
-        await ui?.close();
-        await store.close();
-      }
-    });
+export async function demoAction(flags: { json?: boolean; plain?: boolean }, command: Command): Promise<void> {
+  const repo = prepareSampleRepo();
+  const model = chooseModel(`scripted:${join(demoDir, "scenario.jsonl")}`);
+  const config = configFor(command, { model: model.id, maxIterations: DEMO_FIRST_PART, context: { window: DEMO_WINDOW } });
+  const output = outputMode(flags);
+  const plan = await planSession({ task: DEMO_TASK, repoDir: repo, inPlace: false, allowDirty: false, config, modelId: model.id });
+  const store = await openConfiguredStore(config);
+  let ui: SessionUi | null = null;
+  try {
+    printText(`hatloop demo: sample repository at ${repo}`, process.stderr);
+    const session = await startInterruptibly(plan, store, (l) => printText(l, process.stderr));
+    // One view for both parts: on a terminal the TUI stays up across the pause and the resume.
+    ui = await openSessionUi(output, session, store);
+    const first = await driveSession({ session, store, config, model, output, ui });
+    if (first !== ExitCode.budget) {
+      process.exitCode = first;
+      return;
+    }
+    const hatloop = invocation();
+    const id = shortId(session.id);
+    const found = await findHandoff(store, session.id);
+    ui.notice(`demo: paused at its budget of ${DEMO_FIRST_PART} iterations; the handoff is saved (${hatloop} handoff ${id})`);
+    if (found && output === "plain") printText(renderHandoffMarkdown(found.handoff));
+    ui.notice(`demo: resuming with ${hatloop} resume ${id} --max-iterations 24`);
+    const paused = (await store.sessions.get(session.id))!;
+    process.exitCode = await resumeSession(store, paused, { maxIterations: 24, json: flags.json, plain: flags.plain }, config, ui);
+    await ui.close();
+    ui = null;
+    printText(
+      `hatloop demo: done. Look around: ${hatloop} show ${id}, ${hatloop} handoff ${id}, ${hatloop} logs ${id}, git -C ${session.worktreePath} log --oneline`,
+      process.stderr,
+    );
+  } finally {
+    await ui?.close();
+    await store.close();
+  }
 }
 
 /** Copies the sample repository to a fresh temp dir and commits it, so the demo never touches yours. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { redactSecrets } from "@hatloop/context";
 import { type HatloopConfig, type SessionRecord } from "@hatloop/core";
@@ -10,7 +11,6 @@ import { contextWindowOf } from "@hatloop/model";
 import { remoteCommit, taskBranchName, WorkspaceError } from "@hatloop/tools";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { shortId } from "../format.js";
-import { budgetOptions, positiveInt, pullRequestOptions } from "../options.js";
 import { printJson, printText } from "../output/print.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { isLive } from "../session/liveness.js";
@@ -24,61 +24,37 @@ import { bundledHatsDir } from "../session/paths.js";
 import { loadHats } from "../session/prompt-files.js";
 import { invocation } from "../invocation.js";
 
-// The fleet's commands: submit (queue a task), worker (run queued sessions), stop (from anywhere).
+// The fleet's actions (commands defined in fleet-commands.ts): submit (queue a task), worker (run
+// queued sessions), stop (from anywhere).
 
-export function registerFleet(program: Command): void {
-  const submit = program
-    .command("submit")
-    .description("queue a task for the fleet's workers (needs a Postgres --db); prints the session id")
-    .argument("[task...]", "what to do, in plain words; - reads it from stdin")
-    .option("--task-file <file>", "read the task from a file")
-    .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
-    .option("--base <branch>", "the remote's branch the task starts from (default: the one its HEAD names); also the pull request's base")
-    .option("--hat <name>", "starting hat (default: planner)");
-  pullRequestOptions(budgetOptions(submit, false))
-    .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
-    .option("--provider <name>", "where the workers call the model: anthropic, bedrock or vertex (their environment has its credentials)")
-    .option("--json", 'print {"id": ...}')
-    .action(async (words: string[], flags: SubmitFlags, command: Command) => {
-      process.exitCode = await submitTask(words, flags, command);
-    });
+export async function submitAction(words: string[], flags: SubmitFlags, command: Command): Promise<void> {
+  process.exitCode = await submitTask(words, flags, command);
+}
 
-  program
-    .command("worker")
-    .description("run queued sessions (needs a Postgres --db); SIGTERM drains, a second SIGTERM or SIGINT stops at once")
-    .option("--concurrency <n>", "sessions run at once by this worker", positiveInt, 1)
-    .option("--name <name>", "this worker's name, shown by ls/show (default: host-pid); its repository cache is kept under it")
-    .option("--json", "print the worker's log as JSON lines")
-    .action(async (flags: { concurrency: number; name?: string; json?: boolean }, command: Command) => {
-      const config = configFor(command);
-      const url = serverUrl(config, "worker");
-      const name = flags.name ?? `${hostname()}-${process.pid}`;
-      if (!/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/.test(name)) throw usageError(`invalid worker name "${name}" (letters, digits, . _ : @ -)`);
-      const store = await openConfiguredStore(config);
-      try {
-        const boss = await openQueue(url, config, { supervise: true });
-        process.exitCode = await new Worker({ store, boss, config, name, concurrency: flags.concurrency, json: Boolean(flags.json) }).run();
-      } finally {
-        await store.close();
-      }
-    });
+export async function workerAction(flags: { concurrency: number; name?: string; json?: boolean }, command: Command): Promise<void> {
+  const config = configFor(command);
+  const url = serverUrl(config, "worker");
+  const name = flags.name ?? `${hostname()}-${process.pid}`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/.test(name)) throw usageError(`invalid worker name "${name}" (letters, digits, . _ : @ -)`);
+  const store = await openConfiguredStore(config);
+  try {
+    const boss = await openQueue(url, config, { supervise: true });
+    process.exitCode = await new Worker({ store, boss, config, name, concurrency: flags.concurrency, json: Boolean(flags.json) }).run();
+  } finally {
+    await store.close();
+  }
+}
 
-  program
-    .command("stop")
-    .description("stop a session from any machine: a queued one is taken out of the queue, a running one checkpoints and pauses")
-    .argument("<session>", "session id or a unique prefix of it")
-    .option("--json", "print the outcome as JSON")
-    .action(async (id: string, flags: { json?: boolean }, command: Command) => {
-      const config = configFor(command);
-      const store = await openConfiguredStore(config);
-      try {
-        const outcome = await stopSession(store, config, await resolveSession(store, id));
-        if (flags.json) printJson(outcome);
-        else printText(`session ${shortId(outcome.id)}: ${outcome.message}`);
-      } finally {
-        await store.close();
-      }
-    });
+export async function stopAction(id: string, flags: { json?: boolean }, command: Command): Promise<void> {
+  const config = configFor(command);
+  const store = await openConfiguredStore(config);
+  try {
+    const outcome = await stopSession(store, config, await resolveSession(store, id));
+    if (flags.json) printJson(outcome);
+    else printText(`session ${shortId(outcome.id)}: ${outcome.message}`);
+  } finally {
+    await store.close();
+  }
 }
 
 type SubmitFlags = RunFlags & { base?: string };
@@ -220,7 +196,7 @@ export async function requeue(store: DbStore, config: HatloopConfig, session: Se
     const deadline = Date.now() + patienceMs;
     let jobId = await enqueue(boss, config, session.id, row.repoUrl);
     while (!jobId && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
+      await sleep(250);
       jobId = await enqueue(boss, config, session.id, row.repoUrl);
     }
     if (!jobId) throw usageError(`session ${shortId(session.id)} is already queued or running`);

@@ -1,111 +1,158 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
+import { SESSION_STATUSES } from "@hatloop/core/light";
+import { budgetOptions, durationOption, positiveInt, pullRequestOptions, removeOptions, usageLimitOption } from "../options.js";
+import { registerFleetCommands } from "./fleet-commands.js";
+import { lazy } from "./lazy.js";
 
-// Every command, in the order `hatloop --help` lists them. A command's module (and with it the
-// database, the SDK, React or Ink) is imported only when that command runs: `hatloop --help` lists
-// the commands from the summaries here, and commands.test.ts checks them against the modules.
+// Every command with its arguments and options, in the order `hatloop --help` lists them. Only the
+// action's module is imported when the command runs (lazy): `--help`, and every usage error, load
+// commander and these definitions, never the database, the SDK, React or Ink (lazy-loading.test.ts).
 
-/** How `hatloop --help` lists a top-level command: its usage term and its description. */
-interface CommandSummary {
-  name: string;
-  term: string;
-  description: string;
+const SESSION = "session id or a unique prefix of it";
+
+export function registerCommands(program: Command): void {
+  const run = program
+    .command("run")
+    .description("start a task: a new branch hatloop/<id> in a git worktree, then the loop")
+    .argument("[task...]", "what to do, in plain words; - reads it from stdin")
+    .option("--task-file <file>", "read the task from a file (for long specifications)")
+    .option("-C, --repo <dir>", "the git repository (default: the current directory)")
+    .option("--hat <name>", "starting hat (default: planner)");
+  pullRequestOptions(usageLimitOption(budgetOptions(run, false)))
+    .option("--model <id>", "model id, or scripted:FILE to replay a scenario offline")
+    .option("--provider <name>", "where the model runs: anthropic, bedrock or vertex (docs/providers.md)")
+    .option("--in-place", "work in the repository's checkout on its current branch (no worktree)")
+    .option("--allow-dirty", "with --in-place: work in a checkout with uncommitted changes (a copy is kept under refs/hatloop/dirty/<id>)")
+    .option("--json", "print events as JSON lines")
+    .option("--plain", "plain lines even on a terminal (no TUI)")
+    .action(lazy(async () => (await import("./run.js")).runAction));
+
+  const resume = program
+    .command("resume")
+    .description("continue a session from its latest checkpoint (budget flags add to what was used)")
+    .argument("[session]", SESSION)
+    .option("--last", "the most recently updated session that can be resumed");
+  pullRequestOptions(usageLimitOption(budgetOptions(resume, true)))
+    .option("--force", "continue even though the worktree changed since the last checkpoint (keeps the changes)")
+    .option("--json", "print events as JSON lines")
+    .option("--plain", "plain lines even on a terminal (no TUI)")
+    .action(lazy(async () => (await import("./resume.js")).resumeAction));
+
+  program
+    .command("answer")
+    .description("answer the question a session's agent asked; its run goes on")
+    .argument("<session>", SESSION)
+    .argument("[answer...]", "the answer, in plain words; - (or nothing, in a pipe) reads it from stdin")
+    .action(lazy(async () => (await import("./answer.js")).answerAction));
+
+  program
+    .command("demo")
+    .description("run a complete scripted session offline: several hats, real edits, real tests and gates")
+    .option("--json", "print events as JSON lines")
+    .option("--plain", "plain lines even on a terminal (no TUI)")
+    .action(lazy(async () => (await import("./demo.js")).demoAction));
+
+  program
+    .command("handoff")
+    .description("print a session's handoff: task, branch, progress, decisions, next step")
+    .argument("<session>", SESSION)
+    .option("--format <format>", "md, json or yaml", oneOf(HANDOFF_FORMATS, "expected md, json or yaml"), "md")
+    .option("--checkpoint <n>", "the handoff of checkpoint N instead of the latest", positiveInt)
+    .action(lazy(async () => (await import("./handoff.js")).handoffAction));
+
+  program
+    .command("serve")
+    .description("serve sessions and handoffs as JSON: GET /api/sessions, /api/sessions/:id, /api/sessions/:id/handoff")
+    .option("--port <port>", "port (0 picks a free one)", portOption, 4317)
+    .option("--host <host>", "address to bind; anything but loopback exposes your sessions (and needs a token)", "127.0.0.1")
+    .option("--token <token>", "require Authorization: Bearer <token> (default: HATLOOP_SERVE_TOKEN)")
+    .action(lazy(async () => (await import("./serve.js")).serveAction));
+
+  program
+    .command("watch")
+    .description("follow a session from another terminal (default: the most recent running one)")
+    .argument("[session]", SESSION)
+    .option("--json", "print events as JSON lines")
+    .option("--plain", "plain lines even on a terminal (no TUI)")
+    .action(lazy(async () => (await import("./watch.js")).watchAction));
+
+  program
+    .command("ls")
+    .description("list sessions, newest first")
+    .option("--json", "print the sessions as a JSON array")
+    .option("--plain", "a plain table even on a terminal")
+    .option("-n, --limit <n>", "how many sessions", positiveInt, 50)
+    .action(lazy(async () => (await import("./ls.js")).lsAction));
+
+  program
+    .command("show")
+    .description("show one session: status, branch, budgets, usage, checklist, last checkpoint")
+    .argument("<session>", SESSION)
+    .option("--json", "print as JSON")
+    .action(lazy(async () => (await import("./show.js")).showAction));
+
+  program
+    .command("logs")
+    .description("print a session's stored events; -f follows a running session")
+    .argument("<session>", SESSION)
+    .option("-f, --follow", "keep printing new events until the session's run ends (a fleet session's: until it leaves the queue)")
+    .option("-n, --tail <n>", "only the last N events", positiveInt)
+    .option("--json", "print events as JSON lines")
+    .action(lazy(async () => (await import("./logs.js")).logsAction));
+
+  removeOptions(
+    program
+      .command("rm")
+      .description("remove sessions: their worktree, their branch unless it holds unmerged commits, and their stored data")
+      .argument("<session...>", "session ids or unique prefixes"),
+  ).action(lazy(async () => (await import("./rm.js")).rmAction));
+
+  removeOptions(
+    program
+      .command("prune")
+      .description("remove the sessions that match: by status, by age, or both (as rm does, for each)")
+      .option("--status <list>", `comma-separated: ${PRUNE_STATUSES.join(", ")}`, statusList)
+      .option("--older-than <age>", "not updated for this long, e.g. 7d or 12h", durationOption),
+  ).action(lazy(async () => (await import("./prune.js")).pruneAction));
+
+  const db = program.command("db").description("the database: where it is, migrations, damage");
+  db.command("migrate")
+    .description("apply pending migrations (they also run at every start)")
+    .action(lazy(async () => (await import("./db.js")).migrateAction));
+  db.command("path")
+    .description("print where the data lives: a PGlite directory or the Postgres URL (password hidden)")
+    .action(lazy(async () => (await import("./db.js")).pathAction));
+  db.command("check")
+    .description("look for damage in the embedded database (truncated or missing files, rows that lost their session); exit 1 if any")
+    .action(lazy(async () => (await import("./db.js")).checkAction));
+
+  registerFleetCommands(program);
 }
 
-interface CommandModule {
-  /** The top-level commands the module registers. */
-  commands: CommandSummary[];
-  register(): Promise<(program: Command) => void>;
+const HANDOFF_FORMATS = ["md", "json", "yaml"] as const;
+
+/** As `ls` shows them (displayStatus): the stored ones, and "interrupted" for a session whose process is gone. */
+const PRUNE_STATUSES: string[] = [...SESSION_STATUSES, "interrupted"];
+
+function statusList(value: string): string[] {
+  const list = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = list.filter((s) => !PRUNE_STATUSES.includes(s));
+  if (list.length === 0 || unknown.length) throw new InvalidArgumentError(`expected statuses among ${PRUNE_STATUSES.join(", ")}`);
+  return list;
 }
 
-const summary = (term: string, description: string): CommandSummary => ({ name: term.split(" ")[0]!, term, description });
-
-const COMMAND_MODULES: CommandModule[] = [
-  {
-    commands: [summary("run [options] [task...]", "start a task: a new branch hatloop/<id> in a git worktree, then the loop")],
-    register: async () => (await import("./run.js")).registerRun,
-  },
-  {
-    commands: [summary("resume [options] [session]", "continue a session from its latest checkpoint (budget flags add to what was used)")],
-    register: async () => (await import("./resume.js")).registerResume,
-  },
-  {
-    commands: [summary("answer <session> [answer...]", "answer the question a session's agent asked; its run goes on")],
-    register: async () => (await import("./answer.js")).registerAnswer,
-  },
-  {
-    commands: [summary("demo [options]", "run a complete scripted session offline: several hats, real edits, real tests and gates")],
-    register: async () => (await import("./demo.js")).registerDemo,
-  },
-  {
-    commands: [summary("handoff [options] <session>", "print a session's handoff: task, branch, progress, decisions, next step")],
-    register: async () => (await import("./handoff.js")).registerHandoff,
-  },
-  {
-    commands: [
-      summary("serve [options]", "serve sessions and handoffs as JSON: GET /api/sessions, /api/sessions/:id, /api/sessions/:id/handoff"),
-    ],
-    register: async () => (await import("./serve.js")).registerServe,
-  },
-  {
-    commands: [summary("watch [options] [session]", "follow a session from another terminal (default: the most recent running one)")],
-    register: async () => (await import("./watch.js")).registerWatch,
-  },
-  {
-    commands: [summary("ls [options]", "list sessions, newest first")],
-    register: async () => (await import("./ls.js")).registerLs,
-  },
-  {
-    commands: [summary("show [options] <session>", "show one session: status, branch, budgets, usage, checklist, last checkpoint")],
-    register: async () => (await import("./show.js")).registerShow,
-  },
-  {
-    commands: [summary("logs [options] <session>", "print a session's stored events; -f follows a running session")],
-    register: async () => (await import("./logs.js")).registerLogs,
-  },
-  {
-    commands: [
-      summary(
-        "rm [options] <session...>",
-        "remove sessions: their worktree, their branch unless it holds unmerged commits, and their stored data",
-      ),
-    ],
-    register: async () => (await import("./rm.js")).registerRm,
-  },
-  {
-    commands: [summary("prune [options]", "remove the sessions that match: by status, by age, or both (as rm does, for each)")],
-    register: async () => (await import("./prune.js")).registerPrune,
-  },
-  {
-    commands: [summary("db", "the database: where it is, migrations, damage")],
-    register: async () => (await import("./db.js")).registerDb,
-  },
-  {
-    commands: [
-      summary("submit [options] [task...]", "queue a task for the fleet's workers (needs a Postgres --db); prints the session id"),
-      summary("worker [options]", "run queued sessions (needs a Postgres --db); SIGTERM drains, a second SIGTERM or SIGINT stops at once"),
-      summary(
-        "stop [options] <session>",
-        "stop a session from any machine: a queued one is taken out of the queue, a running one checkpoints and pauses",
-      ),
-    ],
-    register: async () => (await import("./fleet.js")).registerFleet,
-  },
-];
-
-const summaryTerms = new WeakMap<Command, string>();
-
-/** The usage term `--help` lists for a command registered as a summary only. */
-export function summaryTerm(command: Command): string | undefined {
-  return summaryTerms.get(command);
+function oneOf<T extends string>(values: readonly T[], message: string): (value: string) => T {
+  return (value) => {
+    if ((values as readonly string[]).includes(value)) return value as T;
+    throw new InvalidArgumentError(message);
+  };
 }
 
-/**
- * Registers every command: the module of `invoked` (a top-level command name) for real, the others as
- * summaries for the help. `invoked` "*" loads them all.
- */
-export async function registerCommands(program: Command, invoked: string | null): Promise<void> {
-  for (const module of COMMAND_MODULES) {
-    if (invoked === "*" || module.commands.some((c) => c.name === invoked)) (await module.register())(program);
-    else for (const c of module.commands) summaryTerms.set(program.command(c.name).description(c.description), c.term);
-  }
+function portOption(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError("expected a port number (0-65535)");
+  return port;
 }

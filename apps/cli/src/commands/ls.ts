@@ -2,7 +2,6 @@ import type { Command } from "commander";
 import type { SessionRecord, Store } from "@hatloop/core";
 import type { DbStore } from "@hatloop/db";
 import { formatAge, formatCost, shortId, table } from "../format.js";
-import { positiveInt } from "../options.js";
 import { fleetStatus, fleetViews, type FleetView } from "../fleet/listing.js";
 import { currentStatus, displayStatus, isLive } from "../session/liveness.js";
 import { outputMode } from "../ui/output-mode.js";
@@ -12,33 +11,25 @@ import { withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
 import { invocation } from "../invocation.js";
 
-export function registerLs(program: Command): void {
-  program
-    .command("ls")
-    .description("list sessions, newest first")
-    .option("--json", "print the sessions as a JSON array")
-    .option("--plain", "a plain table even on a terminal")
-    .option("-n, --limit <n>", "how many sessions", positiveInt, 50)
-    .action(async (options: { json?: boolean; plain?: boolean; limit: number }, command: Command) => {
-      await withStore(command, async (store) => {
-        const sessions = await store.sessions.list({ limit: options.limit });
-        const fleet = await fleetViews(store, sessions);
-        // The status as plain output shows it: a "running" session whose runner is gone is "interrupted".
-        if (options.json) {
-          const statuses = await statusesOf(store, sessions);
-          return printJson(
-            sessions.map((s) => ({
-              ...s,
-              status: fleetStatus(fleet.get(s.id), statuses.get(s.id) ?? displayStatus(s)),
-              fleet: fleet.get(s.id) ?? null,
-            })),
-          );
-        }
-        if (outputMode(options) !== "tui" || sessions.length === 0)
-          return printText(renderSessionList(sessions, await statusesOf(store, sessions), undefined, fleet));
-        await dashboard(store, options.limit);
-      });
-    });
+export async function lsAction(options: { json?: boolean; plain?: boolean; limit: number }, command: Command): Promise<void> {
+  await withStore(command, async (store) => {
+    const sessions = await store.sessions.list({ limit: options.limit });
+    const fleet = await fleetViews(store, sessions);
+    // The status as plain output shows it: a "running" session whose runner is gone is "interrupted".
+    if (options.json) {
+      const statuses = await statusesOf(store, sessions);
+      return printJson(
+        sessions.map((s) => ({
+          ...s,
+          status: fleetStatus(fleet.get(s.id), statuses.get(s.id) ?? displayStatus(s)),
+          fleet: fleet.get(s.id) ?? null,
+        })),
+      );
+    }
+    if (outputMode(options) !== "tui" || sessions.length === 0)
+      return printText(renderSessionList(sessions, await statusesOf(store, sessions), undefined, fleet));
+    await dashboard(store, options.limit);
+  });
 }
 
 /**

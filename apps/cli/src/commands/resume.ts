@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { fleetStore } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
-import { budgetOptions, pullRequestConfig, pullRequestOptions, usageLimitConfig, usageLimitOption } from "../options.js";
+import { pullRequestConfig, usageLimitConfig } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import type { SessionUi } from "../ui/session-ui.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
@@ -38,19 +38,8 @@ export interface ResumeFlags {
   plain?: boolean;
 }
 
-export function registerResume(program: Command): void {
-  const command = program
-    .command("resume")
-    .description("continue a session from its latest checkpoint (budget flags add to what was used)")
-    .argument("[session]", "session id or a unique prefix of it")
-    .option("--last", "the most recently updated session that can be resumed");
-  pullRequestOptions(usageLimitOption(budgetOptions(command, true)))
-    .option("--force", "continue even though the worktree changed since the last checkpoint (keeps the changes)")
-    .option("--json", "print events as JSON lines")
-    .option("--plain", "plain lines even on a terminal (no TUI)")
-    .action(async (id: string | undefined, flags: ResumeFlags, command: Command) => {
-      process.exitCode = await resume(id, flags, command);
-    });
+export async function resumeAction(id: string | undefined, flags: ResumeFlags, command: Command): Promise<void> {
+  process.exitCode = await resume(id, flags, command);
 }
 
 async function resume(id: string | undefined, flags: ResumeFlags, command: Command): Promise<number> {

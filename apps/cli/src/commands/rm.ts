@@ -11,31 +11,16 @@ export interface RemoveFlags {
   json?: boolean;
 }
 
-export function registerRm(program: Command): void {
-  removeOptions(
-    program
-      .command("rm")
-      .description("remove sessions: their worktree, their branch unless it holds unmerged commits, and their stored data")
-      .argument("<session...>", "session ids or unique prefixes"),
-  ).action(async (ids: string[], flags: RemoveFlags, command: Command) => {
-    await withStore(command, async (store) => {
-      // Every id is resolved first: a typo removes nothing.
-      const sessions: SessionRecord[] = [];
-      for (const id of ids) {
-        const session = await resolveSession(store, id);
-        if (!sessions.some((s) => s.id === session.id)) sessions.push(session);
-      }
-      await removeAndReport(store, sessions, flags);
-    });
+export async function rmAction(ids: string[], flags: RemoveFlags, command: Command): Promise<void> {
+  await withStore(command, async (store) => {
+    // Every id is resolved first: a typo removes nothing.
+    const sessions: SessionRecord[] = [];
+    for (const id of ids) {
+      const session = await resolveSession(store, id);
+      if (!sessions.some((s) => s.id === session.id)) sessions.push(session);
+    }
+    await removeAndReport(store, sessions, flags);
   });
-}
-
-/** The flags rm and prune share. */
-export function removeOptions(command: Command): Command {
-  return command
-    .option("--force", "also remove running sessions and worktrees with uncommitted changes, and delete branches with unmerged commits")
-    .option("--dry-run", "say what would be removed; remove nothing")
-    .option("--json", "print what was done as a JSON array");
 }
 
 /** Removes, prints one line per session (or JSON); exit code 1 when any was not removed. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { SessionRecord, Store } from "@hatloop/core";
 import { usageError } from "../errors.js";
-import { budgetOptions, pullRequestConfig, pullRequestOptions, usageLimitConfig, usageLimitOption } from "../options.js";
+import { pullRequestConfig, usageLimitConfig } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
 import { discardUnstartedSession } from "../session/discard.js";
@@ -34,24 +34,8 @@ export interface RunFlags {
   plain?: boolean;
 }
 
-export function registerRun(program: Command): void {
-  const command = program
-    .command("run")
-    .description("start a task: a new branch hatloop/<id> in a git worktree, then the loop")
-    .argument("[task...]", "what to do, in plain words; - reads it from stdin")
-    .option("--task-file <file>", "read the task from a file (for long specifications)")
-    .option("-C, --repo <dir>", "the git repository (default: the current directory)")
-    .option("--hat <name>", "starting hat (default: planner)");
-  pullRequestOptions(usageLimitOption(budgetOptions(command, false)))
-    .option("--model <id>", "model id, or scripted:FILE to replay a scenario offline")
-    .option("--provider <name>", "where the model runs: anthropic, bedrock or vertex (docs/providers.md)")
-    .option("--in-place", "work in the repository's checkout on its current branch (no worktree)")
-    .option("--allow-dirty", "with --in-place: work in a checkout with uncommitted changes (a copy is kept under refs/hatloop/dirty/<id>)")
-    .option("--json", "print events as JSON lines")
-    .option("--plain", "plain lines even on a terminal (no TUI)")
-    .action(async (words: string[], flags: RunFlags, command: Command) => {
-      process.exitCode = await runTask(words, flags, command);
-    });
+export async function runAction(words: string[], flags: RunFlags, command: Command): Promise<void> {
+  process.exitCode = await runTask(words, flags, command);
 }
 
 /** Checks everything (config, model, task, repository, hat), then creates the session and runs it. */

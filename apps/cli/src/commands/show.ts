@@ -9,36 +9,29 @@ import { currentStatus } from "../session/liveness.js";
 import { describeWorktree, worktreeState, type WorktreeState } from "../session/worktree-place.js";
 import { invocation } from "../invocation.js";
 
-export function registerShow(program: Command): void {
-  program
-    .command("show")
-    .description("show one session: status, branch, budgets, usage, checklist, last checkpoint")
-    .argument("<session>", "session id or a unique prefix of it")
-    .option("--json", "print as JSON")
-    .action(async (id: string, options: { json?: boolean }, command: Command) => {
-      await withStore(command, async (store) => {
-        const details = await sessionDetails(store, await resolveSession(store, id));
-        const { session, checklist, checkpoint, messages, dirtyRef, fleet } = details;
-        if (options.json)
-          return printJson({
-            ...session,
-            status: details.status,
-            worktreeState: details.worktree,
-            checklist,
-            lastCheckpoint: checkpoint && {
-              seq: checkpoint.seq,
-              reason: checkpoint.reason,
-              iteration: checkpoint.iteration,
-              gitCommit: checkpoint.gitCommit,
-              createdAt: checkpoint.createdAt,
-            },
-            messages,
-            dirtyRef,
-            fleet: fleet ?? null,
-          });
-        printText(renderSession(details));
+export async function showAction(id: string, options: { json?: boolean }, command: Command): Promise<void> {
+  await withStore(command, async (store) => {
+    const details = await sessionDetails(store, await resolveSession(store, id));
+    const { session, checklist, checkpoint, messages, dirtyRef, fleet } = details;
+    if (options.json)
+      return printJson({
+        ...session,
+        status: details.status,
+        worktreeState: details.worktree,
+        checklist,
+        lastCheckpoint: checkpoint && {
+          seq: checkpoint.seq,
+          reason: checkpoint.reason,
+          iteration: checkpoint.iteration,
+          gitCommit: checkpoint.gitCommit,
+          createdAt: checkpoint.createdAt,
+        },
+        messages,
+        dirtyRef,
+        fleet: fleet ?? null,
       });
-    });
+    printText(renderSession(details));
+  });
 }
 
 export interface SessionDetails {

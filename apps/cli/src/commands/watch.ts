@@ -17,22 +17,14 @@ import { invocation } from "../invocation.js";
 /** How much history a watcher replays on attach; older events are in `hatloop logs`. */
 const TAIL = 2_000;
 
-export function registerWatch(program: Command): void {
-  program
-    .command("watch")
-    .description("follow a session from another terminal (default: the most recent running one)")
-    .argument("[session]", "session id or a unique prefix of it")
-    .option("--json", "print events as JSON lines")
-    .option("--plain", "plain lines even on a terminal (no TUI)")
-    .action(async (id: string | undefined, flags: { json?: boolean; plain?: boolean }, command: Command) => {
-      const store = await openConfiguredStore(configFor(command), { warm: true });
-      try {
-        const session = id ? await resolveSession(store, id) : await mostRecentRunning(store);
-        await watchSession(store, session, outputMode(flags));
-      } finally {
-        await store.close();
-      }
-    });
+export async function watchAction(id: string | undefined, flags: { json?: boolean; plain?: boolean }, command: Command): Promise<void> {
+  const store = await openConfiguredStore(configFor(command), { warm: true });
+  try {
+    const session = id ? await resolveSession(store, id) : await mostRecentRunning(store);
+    await watchSession(store, session, outputMode(flags));
+  } finally {
+    await store.close();
+  }
 }
 
 export function watchSession(store: DbStore, session: SessionRecord, mode: OutputMode): Promise<void> {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { followEvents, type EventReader, type EventSink, type Store, type StoredEvent } from "@hatloop/core";
 import { fleetStore, type DbStore, type QueueState } from "@hatloop/db";
 import { shortId } from "../format.js";
@@ -86,7 +87,7 @@ export async function followFleetSession(
   );
   // The run before a return to the queue is printed to its end before the line that says it waits.
   const printedUpTo = async (id: number): Promise<void> => {
-    while (lastId < id && !stop.aborted) await new Promise((r) => setTimeout(r, 25));
+    while (lastId < id && !stop.aborted) await sleep(25);
   };
   await whileInFleet(store, sessionId, (upTo) => printedUpTo(upTo).then(() => sayQueued(sessionId, json)), stop);
   following.abort();

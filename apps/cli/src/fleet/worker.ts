@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Job, PgBoss } from "pg-boss";
 import { configSchema, LoopControl, type HatloopConfig, type LoopOutcome, type SessionRecord } from "@hatloop/core";
 import { fleetStore, takeRepoSlot, type DbStore } from "@hatloop/db";
@@ -250,7 +251,7 @@ export class Worker {
       if (run.control.interrupted) throw new BackToQueue(`session ${run.session.id.slice(0, 8)} drained while waiting for its repository`);
       if (!waiting) this.say("waiting for a repository slot", { session: run.session.id, maxPerRepo: config.fleet.maxPerRepo });
       waiting = true;
-      await new Promise((r) => setTimeout(r, 500));
+      await sleep(500);
     }
   }
 
@@ -264,7 +265,7 @@ export class Worker {
         return await takeLease(store, session, config.leaseTtl, () => run.control.interrupt());
       } catch (error) {
         if (!(error instanceof CliError) || Date.now() > deadline || run.control.interrupted) throw error;
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
         session = (await store.sessions.get(session.id)) ?? session;
       }
     }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { requestProblems } from "../request-rules/validate-request.js";
 import { errorTypeOfStatus } from "../retry/api-failure.js";
 import { formatSse, messageBody, resolveReply, sseEvents } from "./fake-events.js";
@@ -141,7 +142,7 @@ async function streamReply(res: ServerResponse, reply: FakeMessageReply, events:
     }
     const event = events[sent];
     if (event === undefined) break;
-    if (reply.eventDelayMs && sent > 0) await new Promise((r) => setTimeout(r, reply.eventDelayMs));
+    if (reply.eventDelayMs && sent > 0) await sleep(reply.eventDelayMs);
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
     if (clientGone) return;
     // Awaiting the write lets a later socket.destroy() cut the stream after these bytes, not before.

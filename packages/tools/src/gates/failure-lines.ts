@@ -1,5 +1,5 @@
+import { stripVTControlCharacters } from "node:util";
 import { reportsFailure } from "@hatloop/context";
-import { stripAnsi } from "../text/ansi.js";
 
 // Failure lines are what the baseline compares: the lines of a failing check's output that name a
 // failure (reportsFailure, shared with the context's stubs and summaries), normalised so that the
@@ -12,7 +12,7 @@ const MAX_LINE_CHARS = 300;
 const FALLBACK_TAIL_LINES = 3;
 
 export function extractFailureLines(output: string): string[] {
-  const lines = stripAnsi(output).split(/\r?\n/);
+  const lines = stripVTControlCharacters(output).split(/\r?\n/);
   const found = new Set<string>();
   for (const line of lines) {
     if (!reportsFailure(line)) continue;
@@ -31,7 +31,7 @@ const COUNTED_WORDS = "failed|failing|failures?|passed|passing|pass|fail|skipped
 
 export function normaliseFailureLine(line: string): string {
   return (
-    stripAnsi(line)
+    stripVTControlCharacters(line)
       // ISO and clock timestamps.
       .replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, "<time>")
       .replace(/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>")

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { gitAt, gitErrorLine } from "./client.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -27,7 +28,7 @@ export async function syncRepository(url: string, repoDir: string): Promise<stri
   // Another worker's push may race a ref update (a lock): once more, then give up.
   const fetch = () => gitAt(repoDir).raw(["fetch", "--quiet", "--prune", "origin"]);
   await fetch()
-    .catch(() => new Promise((r) => setTimeout(r, 500)).then(fetch))
+    .catch(() => sleep(500).then(fetch))
     .catch(failed(`cannot fetch ${url}`));
   return repoDir;
 }

@@ -1,6 +1,6 @@
+import { stripVTControlCharacters } from "node:util";
 import { execa } from "execa";
 import { HeadTailBuffer } from "../text/cap-output.js";
-import { stripAnsi } from "../text/ansi.js";
 import { childEnv } from "./child-env.js";
 import { isolated } from "./isolation.js";
 import { killTree, trackGroup } from "./kill-tree.js";
@@ -111,5 +111,5 @@ function finish(
   started: number,
   status: Pick<ShellRun, "exitCode" | "signalName" | "timedOut" | "aborted">,
 ): ShellRun {
-  return { ...status, output: stripAnsi(buffer.text()), durationMs: Date.now() - started, cutChars: buffer.cutChars };
+  return { ...status, output: stripVTControlCharacters(buffer.text()), durationMs: Date.now() - started, cutChars: buffer.cutChars };
 }

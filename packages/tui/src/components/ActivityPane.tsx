@@ -1,6 +1,5 @@
 import { Text } from "ink";
-import type { TuiState } from "../state/types.js";
-import { streamingLines, visibleLines, type PaneSize } from "./activity-lines.js";
+import { visibleLines } from "./activity-lines.js";
 import { fit } from "./lines.js";
 import { Pane, type PaneProps } from "./Pane.js";
 import { col, monochrome, toneColor, toneMark } from "./theme.js";
@@ -36,18 +35,4 @@ export function ActivityPane({ state, width, height, focused, offset, selected =
       })}
     </Pane>
   );
-}
-
-/** The activity offset that puts the start of the previous (-1) or next (+1) iteration at the top. */
-export function jumpIteration(state: TuiState, { rows, width }: PaneSize, offset: number, direction: -1 | 1): number {
-  // Count lines from the bottom to each iteration marker, then pick the nearest one past the view.
-  const markers: number[] = [];
-  let fromBottom = streamingLines(state, width).length;
-  for (let e = state.activity.length - 1; e >= 0; e--) {
-    const entry = state.activity[e]!;
-    fromBottom += entry.text.split("\n").length;
-    if (entry.text.startsWith("-- iteration ")) markers.push(Math.max(0, fromBottom - rows));
-  }
-  const candidates = direction === -1 ? markers.filter((m) => m > offset) : markers.filter((m) => m < offset).reverse();
-  return candidates[0] ?? (direction === -1 ? offset : 0);
 }

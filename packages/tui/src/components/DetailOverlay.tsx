@@ -1,31 +1,9 @@
 import { Box, Text } from "ink";
-import { wrapLines } from "./lines.js";
+import { clampTop, detailLines, type DetailView } from "./detail-lines.js";
 import { col } from "./theme.js";
 
 // An activity entry opened whole, over the body: a title line saying what it is and where the view
 // is in it, then the content wrapped to the width (a diff in its colours), scrolled from the top.
-
-/** What is open: the entry's title, its content, and a note while the stored content loads (or why it did not). */
-export interface DetailView {
-  title: string;
-  text: string;
-  note: string | null;
-  /** The first line shown. */
-  top: number;
-}
-
-let wrapped: { text: string; width: number; lines: string[] } = { text: "", width: 0, lines: [] };
-
-/** The content's lines at `width` (kept for the last text: keys and frames ask for them again and again). */
-function detailLines(text: string, width: number): string[] {
-  if (wrapped.text !== text || wrapped.width !== width) wrapped = { text, width, lines: wrapLines(text, width) };
-  return wrapped.lines;
-}
-
-/** The first line shown when the view is `height` rows tall (title included), kept within the content. */
-export function clampTop(view: DetailView, width: number, height: number): number {
-  return Math.max(0, Math.min(view.top, detailLines(view.text, width).length - Math.max(1, height - (view.note ? 2 : 1))));
-}
 
 export function DetailOverlay({ view, width, height }: { view: DetailView; width: number; height: number }) {
   const lines = detailLines(view.text, width);

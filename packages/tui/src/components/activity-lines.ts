@@ -21,7 +21,7 @@ export interface ActivityLine {
  * visible ones become Ink elements. (Wrapped, not cut: a cut line's "…" sends Ink's width measuring
  * down its slow path, which made showing the whole response cost twice the render time.)
  */
-export function streamingLines(state: TuiState, width: number): string[] {
+function streamingLines(state: TuiState, width: number): string[] {
   const text = state.streaming?.text ?? "";
   if (text !== lastStream.text || width !== lastStream.width)
     lastStream = {
@@ -123,6 +123,20 @@ export function resolveOffset(state: TuiState, scroll: ActivityScroll, { rows, w
 export function scrollTo(state: TuiState, offset: number, { rows, width }: PaneSize): ActivityScroll {
   const clamped = Math.max(0, Math.min(offset, lineCount(state, width) - rows));
   return clamped === 0 ? FOLLOW : { offset: clamped, anchor: lineAt(state, width, clamped)?.key ?? null };
+}
+
+/** The activity offset that puts the start of the previous (-1) or next (+1) iteration at the top. */
+export function jumpIteration(state: TuiState, { rows, width }: PaneSize, offset: number, direction: -1 | 1): number {
+  // Count lines from the bottom to each iteration marker, then pick the nearest one past the view.
+  const markers: number[] = [];
+  let fromBottom = streamingLines(state, width).length;
+  for (let e = state.activity.length - 1; e >= 0; e--) {
+    const entry = state.activity[e]!;
+    fromBottom += entry.text.split("\n").length;
+    if (entry.text.startsWith("-- iteration ")) markers.push(Math.max(0, fromBottom - rows));
+  }
+  const candidates = direction === -1 ? markers.filter((m) => m > offset) : markers.filter((m) => m < offset).reverse();
+  return candidates[0] ?? (direction === -1 ? offset : 0);
 }
 
 /** The activity's lines of text (its title row not counted) and its width. */

@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import { render } from "ink";
 import type { LoopEvent } from "@hatloop/core";
 import { initialState } from "../state/initial.js";
@@ -75,7 +76,6 @@ const heapMb = () => {
   (globalThis as { gc?: () => void }).gc?.();
   return Math.round((process.memoryUsage().heapUsed / 1_048_576) * 10) / 10;
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function measureTui(
   options: { events?: number; deltasPerSecond?: number; streamSeconds?: number } = {},

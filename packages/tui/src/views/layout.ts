@@ -1,3 +1,5 @@
+import type { PaneSize } from "../components/activity-lines.js";
+
 /** Where the panes go for a terminal size: two columns from 100 columns up, stacked below that. */
 export interface Layout {
   twoColumns: boolean;
@@ -25,4 +27,24 @@ export function layoutFor(columns: number, rows: number, checklistLines: (width:
     ? Math.min(wanted, Math.max(3, Math.floor(bodyRows * 0.45)))
     : Math.min(wanted, Math.max(2, Math.floor(bodyRows * 0.3)));
   return { twoColumns, bodyRows, sideWidth, mainWidth, checklistRows };
+}
+
+/** The panes' sizes in lines of text (title rows not counted), which the keys scroll by. */
+export interface Panes {
+  activity: PaneSize;
+  checklist: PaneSize;
+  scratchpad: { rows: number };
+  /** The body, where an opened entry shows (rows with its title line). */
+  body: PaneSize;
+}
+
+/** Each pane's share of the layout: stacked, the activity gets what the checklist leaves; the scratchpad shows in its place. */
+export function panesOf(layout: Layout, columns: number): Panes {
+  const activityRows = Math.max(0, (layout.twoColumns ? layout.bodyRows : layout.bodyRows - layout.checklistRows) - 1);
+  return {
+    activity: { rows: activityRows, width: layout.twoColumns ? layout.mainWidth : columns },
+    checklist: { rows: Math.max(0, layout.checklistRows - 1), width: layout.sideWidth },
+    scratchpad: { rows: Math.max(0, (layout.twoColumns ? layout.bodyRows - layout.checklistRows : activityRows + 1) - 1) },
+    body: { rows: layout.bodyRows, width: columns },
+  };
 }

@@ -1,0 +1,36 @@
+import type { Command } from "commander";
+import { budgetOptions, positiveInt, pullRequestOptions } from "../options.js";
+import { lazy } from "./lazy.js";
+
+// The fleet's commands (docs/fleet.md): submit (queue a task), worker (run queued sessions), stop (from anywhere).
+
+export function registerFleetCommands(program: Command): void {
+  const submit = program
+    .command("submit")
+    .description("queue a task for the fleet's workers (needs a Postgres --db); prints the session id")
+    .argument("[task...]", "what to do, in plain words; - reads it from stdin")
+    .option("--task-file <file>", "read the task from a file")
+    .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
+    .option("--base <branch>", "the remote's branch the task starts from (default: the one its HEAD names); also the pull request's base")
+    .option("--hat <name>", "starting hat (default: planner)");
+  pullRequestOptions(budgetOptions(submit, false))
+    .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
+    .option("--provider <name>", "where the workers call the model: anthropic, bedrock or vertex (their environment has its credentials)")
+    .option("--json", 'print {"id": ...}')
+    .action(lazy(async () => (await import("./fleet.js")).submitAction));
+
+  program
+    .command("worker")
+    .description("run queued sessions (needs a Postgres --db); SIGTERM drains, a second SIGTERM or SIGINT stops at once")
+    .option("--concurrency <n>", "sessions run at once by this worker", positiveInt, 1)
+    .option("--name <name>", "this worker's name, shown by ls/show (default: host-pid); its repository cache is kept under it")
+    .option("--json", "print the worker's log as JSON lines")
+    .action(lazy(async () => (await import("./fleet.js")).workerAction));
+
+  program
+    .command("stop")
+    .description("stop a session from any machine: a queued one is taken out of the queue, a running one checkpoints and pauses")
+    .argument("<session>", "session id or a unique prefix of it")
+    .option("--json", "print the outcome as JSON")
+    .action(lazy(async () => (await import("./fleet.js")).stopAction));
+}
