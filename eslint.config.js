@@ -2,10 +2,6 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-// Each package's tsconfig.lint.json covers its tests as well as its sources (the build's tsconfig.json
-// excludes tests, so the project service would not find them); type-aware rules use those programs.
-const lintProjects = ["apps/*/tsconfig.lint.json", "packages/*/tsconfig.lint.json", "db/tsconfig.lint.json", "bench/tsconfig.lint.json"];
-
 // The house rule: core and context talk to the outside through ports, so no UI, database driver, SDK or file system.
 const outsideWorld = ["ink", "ink-testing-library", "react", "drizzle-orm", "postgres", "@electric-sql/pglite", "@anthropic-ai/sdk"];
 const boundary = {
@@ -28,7 +24,11 @@ export default tseslint.config(
     files: ["**/*.ts", "**/*.tsx"],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
-      parserOptions: { project: lintProjects, tsconfigRootDir: import.meta.dirname },
+      // Type information from TypeScript's project service, as an editor gets it: a source file's program is
+      // its package's tsconfig.json, a test's is its package's tsconfig.lint.json (the root tsconfig.json
+      // references both). Only the projects of the files linted are loaded, so a cached run that lints one
+      // changed file loads one project, not all eight.
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "@typescript-eslint/no-unnecessary-condition": "error",
