@@ -1,6 +1,7 @@
+import { errorMessage } from "@hatloop/context";
 import type { Tool, ToolContext, ToolResult, ToolSpec } from "@hatloop/core";
 import { z } from "zod";
-import { ToolError, errorMessage } from "./tool-error.js";
+import { ToolError } from "./tool-error.js";
 
 // One wrapper gives every tool the same contract: validated input, an abort check, and errors
 // returned as `{ isError: true, content }` instead of thrown.

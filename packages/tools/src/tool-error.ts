@@ -6,11 +6,6 @@ export class ToolError extends Error {
   override readonly name = "ToolError";
 }
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 /** Node's errno code of a filesystem error, if any. */
 export function errnoCode(error: unknown): string | undefined {
   if (typeof error === "object" && error !== null && "code" in error) {
