@@ -14,6 +14,16 @@ const boundary = {
   ],
 };
 
+// Tests and what only tests use; the rest is product code.
+const testFiles = ["**/*.test.ts", "**/*.test.tsx", "**/test/**", "**/test-support/**", "**/vitest.config.ts"];
+
+// House conventions as selectors (see google-gemini/gemini-cli's eslint.config.js for the idea).
+const noErrorCast = {
+  selector: "TSAsExpression[typeAnnotation.typeName.name='Error']",
+  message:
+    "`as Error` checks nothing: a catch gets unknown, and anything can be thrown. Use errorMessage(error) from @hatloop/context for its message, errorLine(error) from @hatloop/core for the one line hatloop stores and prints, or narrow with `instanceof Error`.",
+};
+
 export default tseslint.config(
   {
     ignores: ["**/dist/**", "apps/cli/out/**", "**/node_modules/**", "**/coverage/**", "apps/cli/demo/sample-repo/**", "bench/results/**"],
@@ -65,6 +75,11 @@ export default tseslint.config(
     files: ["packages/core/**/*.{ts,tsx}", "packages/context/**/*.{ts,tsx}"],
     ignores: ["**/*.test.ts", "**/test-support/**", "**/vitest.config.ts"],
     rules: { "no-restricted-imports": ["error", boundary] },
+  },
+  {
+    files: ["**/*.{ts,tsx}"],
+    ignores: testFiles,
+    rules: { "no-restricted-syntax": ["error", noErrorCast] },
   },
   {
     // Config files outside every tsconfig: linted without type information.

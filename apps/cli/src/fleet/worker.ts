@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Job, PgBoss } from "pg-boss";
+import { errorMessage } from "@hatloop/context";
 import { configSchema, LoopControl, type HatloopConfig, type LoopOutcome, type SessionRecord } from "@hatloop/core";
 import { fleetStore, takeRepoSlot, type DbStore } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
@@ -163,7 +164,7 @@ export class Worker {
       this.say("session ended", { session: found.id, status: outcome.status, reason: outcome.reason, ms: Date.now() - started });
       return { status: outcome.status };
     } catch (error) {
-      if (!(error instanceof BackToQueue)) this.say("session failed", { session: found.id, error: (error as Error).message });
+      if (!(error instanceof BackToQueue)) this.say("session failed", { session: found.id, error: errorMessage(error) });
       else this.say("session back to the queue", { session: found.id });
       throw error;
     } finally {

@@ -1,3 +1,4 @@
+import { errorMessage } from "@hatloop/context";
 import { ModelError, type ContextOverflow, type ModelRequest, type ModelResponse } from "../ports/model.js";
 import { apply } from "./apply.js";
 import { emitChecklist } from "./checklist.js";
@@ -117,7 +118,7 @@ function requestSize(request: ModelRequest): number {
 function modelFailure(ctx: LoopContext, error: unknown, overflows: number, note?: string): Ending {
   apply(ctx.state, { type: "iteration-abandoned" }); // events keep the iteration the user saw start
   if (isAbort(error)) return { kind: "interrupted" };
-  const base = (error as Error).message;
+  const base = errorMessage(error);
   const message = note ? `${base} (${note})` : overflows > 0 ? `${base} (still too large after ${overflows} compactions)` : base;
   ctx.emitter.emit("error", { message, fatal: true });
   return {
