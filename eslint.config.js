@@ -23,6 +23,11 @@ const noErrorCast = {
   message:
     "`as Error` checks nothing: a catch gets unknown, and anything can be thrown. Use errorMessage(error) from @hatloop/context for its message, errorLine(error) from @hatloop/core for the one line hatloop stores and prints, or narrow with `instanceof Error`.",
 };
+const noIdSlice = {
+  selector: "CallExpression[callee.property.name='slice'][arguments.length=2][arguments.0.value=0][arguments.1.value=8]",
+  message:
+    "Shorten an id with shortId(id) from @hatloop/core (packages/core/src/text/format.ts), not .slice(0, 8). Not an id? Name the count.",
+};
 
 export default tseslint.config(
   {
@@ -78,6 +83,12 @@ export default tseslint.config(
   },
   {
     files: ["**/*.{ts,tsx}"],
+    ignores: [...testFiles, "packages/context/**"],
+    rules: { "no-restricted-syntax": ["error", noErrorCast, noIdSlice] },
+  },
+  {
+    // context imports no other package (so not shortId), and shortens no id: its slices are counts of keywords.
+    files: ["packages/context/**/*.{ts,tsx}"],
     ignores: testFiles,
     rules: { "no-restricted-syntax": ["error", noErrorCast] },
   },

@@ -5,6 +5,7 @@ import type { Emitter } from "../loop/emitter.js";
 import type { LoopState, SavedLoopState } from "../loop/state.js";
 import { runtimeMs } from "../loop/state.js";
 import { failpoint } from "../failpoint.js";
+import { shortId } from "../text/format.js";
 import { toContextRef } from "./refs.js";
 
 // Writes checkpoints: immutable rows with the live context as references, the scratchpad, the loop
@@ -59,7 +60,7 @@ export class Checkpointer {
     const gitCommit = this.options.commit
       ? await git.commitAll(
           session.worktreePath,
-          `hatloop: ${session.id.slice(0, 8)} iteration ${state.iteration} (${state.hat.name}, ${reason})`,
+          `hatloop: ${shortId(session.id)} iteration ${state.iteration} (${state.hat.name}, ${reason})`,
         )
       : await git.headCommit(session.worktreePath).catch(() => null);
     const handoff = this.options.handoff ? await this.options.handoff(state, gitCommit, failure, reason) : null;

@@ -1,5 +1,6 @@
 import type { CheckpointReason } from "../store/port.js";
 import { errorLine } from "../text/error-line.js";
+import { shortId } from "../text/format.js";
 import type { FailureContext } from "../checkpoint/checkpointer.js";
 import { apply } from "./apply.js";
 import { COMPLETED } from "./completion.js";
@@ -64,7 +65,7 @@ export function failureFrom(ctx: LoopContext, error: unknown, where: string): Fa
   const status = (error as { status?: number | null }).status;
   const hint =
     status === 401 || status === 403
-      ? "check ANTHROPIC_API_KEY, then run: hatloop resume " + ctx.state.session.id.slice(0, 8)
-      : `fix the cause, then run: hatloop resume ${ctx.state.session.id.slice(0, 8)} (the session continues from this checkpoint)`;
+      ? "check ANTHROPIC_API_KEY, then run: hatloop resume " + shortId(ctx.state.session.id)
+      : `fix the cause, then run: hatloop resume ${shortId(ctx.state.session.id)} (the session continues from this checkpoint)`;
   return { lastError: errorLine(error), failedAt: `${where} at iteration ${ctx.state.iteration}`, recoveryHint: hint };
 }

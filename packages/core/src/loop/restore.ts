@@ -4,6 +4,7 @@ import type { HatloopConfig } from "../config.js";
 import { isContextRef, refSeqs } from "../checkpoint/refs.js";
 import { eventReader } from "../persist/read-events.js";
 import type { CheckpointRecord, SessionRecord, StoredMessage, Store } from "../store/port.js";
+import { shortId } from "../text/format.js";
 import type { LiveEntry } from "./context-hook.js";
 import type { LoopDeps } from "./deps.js";
 import { completedIn } from "./completion.js";
@@ -38,7 +39,7 @@ export interface OpenTurn {
 export async function restoreState(session: SessionRecord, deps: LoopDeps, config: HatloopConfig, now: number): Promise<RestoredState> {
   void config;
   const hat = deps.hats.get(session.hat);
-  if (!hat) throw new Error(`session ${session.id.slice(0, 8)} wears hat "${session.hat}", which is not defined`);
+  if (!hat) throw new Error(`session ${shortId(session.id)} wears hat "${session.hat}", which is not defined`);
   const state: LoopState = {
     session,
     hat,
