@@ -1,4 +1,5 @@
 // @ts-check
+import comments from "@eslint-community/eslint-plugin-eslint-comments/configs";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -34,6 +35,11 @@ export default tseslint.config(
     ignores: ["**/dist/**", "apps/cli/out/**", "**/node_modules/**", "**/coverage/**", "apps/cli/demo/sample-repo/**", "bench/results/**"],
   },
   { linterOptions: { reportUnusedDisableDirectives: "error" } },
+  {
+    // Every eslint-disable says why (`-- reason`); the eslint-enable that closes a block needs none.
+    plugins: comments.recommended.plugins,
+    rules: { "@eslint-community/eslint-comments/require-description": ["error", { ignore: ["eslint-enable"] }] },
+  },
   js.configs.recommended,
   {
     files: ["**/*.ts", "**/*.tsx"],
