@@ -15,6 +15,33 @@ const boundary = {
   ],
 };
 
+// Which workspace packages each package may import (sources and tests): only those below it. This is
+// what is true today; a new arrow is a decision, made here.
+const layers = {
+  "packages/context": { name: "@hatloop/context", imports: [] },
+  "packages/core": { name: "@hatloop/core", imports: ["@hatloop/context"] },
+  "packages/model": { name: "@hatloop/model", imports: ["@hatloop/context", "@hatloop/core"] },
+  "packages/tools": { name: "@hatloop/tools", imports: ["@hatloop/context", "@hatloop/core"] },
+  db: { name: "@hatloop/db", imports: ["@hatloop/context", "@hatloop/core"] },
+  "packages/tui": { name: "@hatloop/tui", imports: ["@hatloop/core"] },
+  bench: { name: "@hatloop/bench", imports: ["@hatloop/context", "@hatloop/core", "@hatloop/db", "@hatloop/tui"] },
+  "apps/cli": {
+    name: "@hatloop/cli",
+    imports: ["@hatloop/context", "@hatloop/core", "@hatloop/db", "@hatloop/model", "@hatloop/tools", "@hatloop/tui", "@hatloop/prompts"],
+  },
+};
+const workspacePackages = [...Object.values(layers).map((layer) => layer.name), "@hatloop/prompts"];
+
+/** A no-restricted-imports pattern: every workspace package `dir` may not import, itself included. */
+function layerBoundary(/** @type {keyof typeof layers} */ dir) {
+  const { name, imports } = layers[dir];
+  const banned = workspacePackages.filter((other) => !imports.includes(other));
+  return {
+    regex: `^(${banned.join("|")})(/|$)`,
+    message: `${name} imports ${imports.length ? `only ${imports.join(", ")}` : "no other workspace package"} (the layers in eslint.config.js); inside a package, import relatively.`,
+  };
+}
+
 // Tests and what only tests use; the rest is product code.
 const testFiles = ["**/*.test.ts", "**/*.test.tsx", "**/test/**", "**/test-support/**", "**/vitest.config.ts"];
 
@@ -82,11 +109,18 @@ export default tseslint.config(
       "@typescript-eslint/no-unnecessary-type-assertion": "off",
     },
   },
-  {
-    files: ["packages/core/**/*.{ts,tsx}", "packages/context/**/*.{ts,tsx}"],
-    ignores: ["**/*.test.ts", "**/test-support/**", "**/vitest.config.ts"],
-    rules: { "no-restricted-imports": ["error", boundary] },
-  },
+  // Package layers, sources and tests alike.
+  ...Object.keys(layers).map((dir) => ({
+    files: [`${dir}/**/*.{ts,tsx}`],
+    rules: { "no-restricted-imports": ["error", { patterns: [layerBoundary(/** @type {keyof typeof layers} */ (dir))] }] },
+  })),
+  // core's and context's product code: also no UI, database driver, SDK or file system (these options
+  // replace the layer's, so it is listed again).
+  .../** @type {const} */ (["packages/core", "packages/context"]).map((dir) => ({
+    files: [`${dir}/**/*.{ts,tsx}`],
+    ignores: testFiles,
+    rules: { "no-restricted-imports": ["error", { paths: boundary.paths, patterns: [...boundary.patterns, layerBoundary(dir)] }] },
+  })),
   {
     files: ["**/*.{ts,tsx}"],
     ignores: [...testFiles, "packages/context/**"],
