@@ -1,10 +1,7 @@
 // @ts-check
+import comments from "@eslint-community/eslint-plugin-eslint-comments/configs";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
-
-// Each package's tsconfig.lint.json covers its tests as well as its sources (the build's tsconfig.json
-// excludes tests, so the project service would not find them); type-aware rules use those programs.
-const lintProjects = ["apps/*/tsconfig.lint.json", "packages/*/tsconfig.lint.json", "db/tsconfig.lint.json", "bench/tsconfig.lint.json"];
 
 // The house rule: core and context talk to the outside through ports, so no UI, database driver, SDK or file system.
 const outsideWorld = ["ink", "ink-testing-library", "react", "drizzle-orm", "postgres", "@electric-sql/pglite", "@anthropic-ai/sdk"];
@@ -16,6 +13,48 @@ const boundary = {
   patterns: [
     { group: outsideWorld.map((name) => `${name}/*`), message: "packages/core and packages/context import no UI, database driver or SDK." },
   ],
+};
+
+// Which workspace packages each package may import (sources and tests): only those below it. This is
+// what is true today; a new arrow is a decision, made here.
+const layers = {
+  "packages/context": { name: "@hatloop/context", imports: [] },
+  "packages/core": { name: "@hatloop/core", imports: ["@hatloop/context"] },
+  "packages/model": { name: "@hatloop/model", imports: ["@hatloop/context", "@hatloop/core"] },
+  "packages/tools": { name: "@hatloop/tools", imports: ["@hatloop/context", "@hatloop/core"] },
+  db: { name: "@hatloop/db", imports: ["@hatloop/context", "@hatloop/core"] },
+  "packages/tui": { name: "@hatloop/tui", imports: ["@hatloop/core"] },
+  bench: { name: "@hatloop/bench", imports: ["@hatloop/context", "@hatloop/core", "@hatloop/db", "@hatloop/tui"] },
+  "apps/cli": {
+    name: "@hatloop/cli",
+    imports: ["@hatloop/context", "@hatloop/core", "@hatloop/db", "@hatloop/model", "@hatloop/tools", "@hatloop/tui", "@hatloop/prompts"],
+  },
+};
+const workspacePackages = [...Object.values(layers).map((layer) => layer.name), "@hatloop/prompts"];
+
+/** A no-restricted-imports pattern: every workspace package `dir` may not import, itself included. */
+function layerBoundary(/** @type {keyof typeof layers} */ dir) {
+  const { name, imports } = layers[dir];
+  const banned = workspacePackages.filter((other) => !imports.includes(other));
+  return {
+    regex: `^(${banned.join("|")})(/|$)`,
+    message: `${name} imports ${imports.length ? `only ${imports.join(", ")}` : "no other workspace package"} (the layers in eslint.config.js); inside a package, import relatively.`,
+  };
+}
+
+// Tests and what only tests use; the rest is product code.
+const testFiles = ["**/*.test.ts", "**/*.test.tsx", "**/test/**", "**/test-support/**", "**/vitest.config.ts"];
+
+// House conventions as selectors (see google-gemini/gemini-cli's eslint.config.js for the idea).
+const noErrorCast = {
+  selector: "TSAsExpression[typeAnnotation.typeName.name='Error']",
+  message:
+    "`as Error` checks nothing: a catch gets unknown, and anything can be thrown. Use errorMessage(error) from @hatloop/context for its message, errorLine(error) from @hatloop/core for the one line hatloop stores and prints, or narrow with `instanceof Error`.",
+};
+const noIdSlice = {
+  selector: "CallExpression[callee.property.name='slice'][arguments.length=2][arguments.0.value=0][arguments.1.value=8]",
+  message:
+    "Shorten an id with shortId(id) from @hatloop/core (packages/core/src/text/format.ts), not .slice(0, 8). Not an id? Name the count.",
 };
 
 // Inside packages/core, arrows point down: loop/ (the iteration) over checkpoint/ and context/ (what
@@ -59,12 +98,17 @@ const coreLayers = [
   { files: [`${coreSrc}/*.ts`], not: [writePath.apply, writePath.commit] },
 ];
 /** The package boundary and the given patterns (one no-restricted-imports setting per file: later blocks replace it). */
-const restrict = (...patterns) => ["error", { paths: boundary.paths, patterns: [...boundary.patterns, ...patterns] }];
+const restrict = (...patterns) => [
+  "error",
+  { paths: boundary.paths, patterns: [...boundary.patterns, layerBoundary("packages/core"), ...patterns] },
+];
 const storeWrite =
   "CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.object.property.name=/^(sessions|messages|checkpoints|events|checklist|memories)$/][callee.property.name=/^(create|update|answer|addUsage|delete|append|prune|upsert|setStatus|add|updateContent|supersede|acquireLease|renewLease|releaseLease)$/]";
 const writeRules = {
   "no-restricted-syntax": [
     "error",
+    noErrorCast,
+    noIdSlice,
     {
       selector: storeWrite,
       message: "Only the loop's write path (loop/store-writes.ts, through commit()) writes the store from packages/core.",
@@ -82,12 +126,21 @@ export default tseslint.config(
     ignores: ["**/dist/**", "apps/cli/out/**", "**/node_modules/**", "**/coverage/**", "apps/cli/demo/sample-repo/**", "bench/results/**"],
   },
   { linterOptions: { reportUnusedDisableDirectives: "error" } },
+  {
+    // Every eslint-disable says why (`-- reason`); the eslint-enable that closes a block needs none.
+    plugins: comments.recommended.plugins,
+    rules: { "@eslint-community/eslint-comments/require-description": ["error", { ignore: ["eslint-enable"] }] },
+  },
   js.configs.recommended,
   {
     files: ["**/*.ts", "**/*.tsx"],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
-      parserOptions: { project: lintProjects, tsconfigRootDir: import.meta.dirname },
+      // Type information from TypeScript's project service, as an editor gets it: a source file's program is
+      // its package's tsconfig.json, a test's is its package's tsconfig.lint.json (the root tsconfig.json
+      // references both). Only the projects of the files linted are loaded, so a cached run that lints one
+      // changed file loads one project, not all eight.
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "@typescript-eslint/no-unnecessary-condition": "error",
@@ -120,10 +173,28 @@ export default tseslint.config(
       "@typescript-eslint/no-unnecessary-type-assertion": "off",
     },
   },
+  // Package layers, sources and tests alike.
+  ...Object.keys(layers).map((dir) => ({
+    files: [`${dir}/**/*.{ts,tsx}`],
+    rules: { "no-restricted-imports": ["error", { patterns: [layerBoundary(/** @type {keyof typeof layers} */ (dir))] }] },
+  })),
+  // core's and context's product code: also no UI, database driver, SDK or file system (these options
+  // replace the layer's, so it is listed again).
+  .../** @type {const} */ (["packages/core", "packages/context"]).map((dir) => ({
+    files: [`${dir}/**/*.{ts,tsx}`],
+    ignores: testFiles,
+    rules: { "no-restricted-imports": ["error", { paths: boundary.paths, patterns: [...boundary.patterns, layerBoundary(dir)] }] },
+  })),
   {
-    files: ["packages/core/**/*.{ts,tsx}", "packages/context/**/*.{ts,tsx}"],
-    ignores: ["**/*.test.ts", "**/test-support/**", "**/vitest.config.ts"],
-    rules: { "no-restricted-imports": ["error", boundary] },
+    files: ["**/*.{ts,tsx}"],
+    ignores: [...testFiles, "packages/context/**"],
+    rules: { "no-restricted-syntax": ["error", noErrorCast, noIdSlice] },
+  },
+  {
+    // context imports no other package (so not shortId), and shortens no id: its slices are counts of keywords.
+    files: ["packages/context/**/*.{ts,tsx}"],
+    ignores: testFiles,
+    rules: { "no-restricted-syntax": ["error", noErrorCast] },
   },
   ...coreLayers.map(({ files, ignores = [], not }) => ({
     files,

@@ -7,7 +7,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`bench: ${(error instanceof Error ? error.stack : undefined) ?? String(error)}\n`);
     process.exitCode = 1;
   },
 );

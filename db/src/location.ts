@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, statSync, type Stats } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { placeholder } from "@hatloop/context";
+import { errorMessage, placeholder } from "@hatloop/context";
 
 // Where the data lives, decided from a --db / DATABASE_URL value before anything is opened or
 // created: a typo such as mysql://... must not become a new embedded database in ./mysql:, and an
@@ -59,7 +59,7 @@ function dataDirProblem(dataDir: string): string | null {
       mkdirSync(dir);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "EEXIST") return `cannot create ${dir} (${code ?? (error as Error).message})`;
+      if (code !== "EEXIST") return `cannot create ${dir} (${code ?? errorMessage(error)})`;
     }
   }
   if (!statOrNull(dataDir)?.isDirectory()) return `${dataDir} is not a directory`;

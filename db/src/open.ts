@@ -1,5 +1,6 @@
 import { getTableName } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pg-proxy";
+import { errorMessage } from "@hatloop/context";
 import type { Db } from "./db.js";
 import type { Execute } from "./embedded/broker.js";
 import { findDamage } from "./embedded/damage.js";
@@ -89,7 +90,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     const failure = connectionFailure(error);
     // Starting is cheap to repeat: an unreachable server is said at once, not waited for.
     if (failure) throw new DatabaseUnavailableError(`database unreachable at ${serverAddress(url)} (${failure.cause})`);
-    throw new DatabaseError(`cannot use the database at ${location}: ${(error as Error).message}`);
+    throw new DatabaseError(`cannot use the database at ${location}: ${errorMessage(error)}`);
   }
   // postgres.js is loaded for a Postgres URL only.
   const { postgresClient } = await import("./postgres-client.js");
@@ -141,7 +142,7 @@ async function openEmbedded(dataDir: string, options: OpenOptions): Promise<Data
   } catch (error) {
     await router.close();
     if (error instanceof DatabaseError) throw error;
-    throw new DatabaseError(`cannot open the embedded database at ${dataDir}: ${(error as Error).message}`);
+    throw new DatabaseError(`cannot open the embedded database at ${dataDir}: ${errorMessage(error)}`);
   }
   // A write sent to a holder that was killed may have committed: the same receipts as on Postgres.
   const execute = resilientQuery((sql, params, mode) => router.query(sql, params, mode), monitorFor(dataDir, options));

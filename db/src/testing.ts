@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
+import { errorMessage } from "@hatloop/context";
 import { startPglite } from "./embedded/pglite-start.js";
 import { readSeed, writeSeed } from "./embedded/seed.js";
 import postgres from "postgres";
@@ -32,7 +33,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   try {
     await admin.unsafe(`create database ${name}`);
   } catch (error) {
-    throw new Error(`HATLOOP_TEST_DATABASE_URL is set but Postgres is unusable (${adminUrl}): ${(error as Error).message}`, {
+    throw new Error(`HATLOOP_TEST_DATABASE_URL is set but Postgres is unusable (${adminUrl}): ${errorMessage(error)}`, {
       cause: error,
     });
   } finally {

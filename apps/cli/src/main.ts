@@ -67,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
       return error instanceof DatabaseConfigError ? ExitCode.usage : ExitCode.failure;
     }
     printError(error instanceof Error ? error.message : String(error));
-    if (process.env.HATLOOP_DEBUG) printText(`${(error as Error).stack}`, process.stderr);
+    if (process.env.HATLOOP_DEBUG) printText(`${error instanceof Error ? error.stack : String(error)}`, process.stderr);
     return ExitCode.failure;
   }
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { HATLOOP } from "./support/hatloop.js";
 import { hasTmux, Tmux } from "./support/tmux.js";
 import { openPane, runCommand, tuiRun } from "./support/tui-run.js";
@@ -55,29 +56,32 @@ describe("ask_user and hatloop answer", () => {
     expect(late.stderr).toContain(`session ${sid} has no open question (it is completed)`);
   });
 
-  it.skipIf(!hasTmux())("in the TUI: the question on screen, answered with a; then one answered from another terminal", async () => {
-    const run = tuiRun([{ ask: QUESTION }, { write: "a" }, { ask: "And the year on the notice?" }, { complete: true }]);
-    tmux = new Tmux();
-    const pane = openPane(tmux, "ask", 100, 30, runCommand(run));
-    const asked = await tmux.waitFor(pane, /\? +Which licence should the notes carry: MIT or Apache-2\.0\? +\(a answers\)/);
-    expect(asked).toMatch(/\? waiting \(Which licence/);
-    expect(asked).toMatch(/a answer {2}p pause/);
-    tmux.keys(pane, "a");
-    await tmux.waitFor(pane, /answer> /);
-    tmux.keys(pane, "-l", "MIT");
-    tmux.keys(pane, "Enter");
-    await tmux.waitFor(pane, /answer sent: MIT/);
+  it.runIf(requireOrSkip(hasTmux(), "tmux"))(
+    "in the TUI: the question on screen, answered with a; then one answered from another terminal",
+    async () => {
+      const run = tuiRun([{ ask: QUESTION }, { write: "a" }, { ask: "And the year on the notice?" }, { complete: true }]);
+      tmux = new Tmux();
+      const pane = openPane(tmux, "ask", 100, 30, runCommand(run));
+      const asked = await tmux.waitFor(pane, /\? +Which licence should the notes carry: MIT or Apache-2\.0\? +\(a answers\)/);
+      expect(asked).toMatch(/\? waiting \(Which licence/);
+      expect(asked).toMatch(/a answer {2}p pause/);
+      tmux.keys(pane, "a");
+      await tmux.waitFor(pane, /answer> /);
+      tmux.keys(pane, "-l", "MIT");
+      tmux.keys(pane, "Enter");
+      await tmux.waitFor(pane, /answer sent: MIT/);
 
-    // The second question: answered from another terminal while this one waits.
-    await tmux.waitFor(pane, /\? +And the year on the notice\?/);
-    const id = await run.sessionId();
-    const other = await run.hatloop(["answer", id.slice(0, 8), "2026"]);
-    expect(other.code, other.stderr).toBe(0);
-    expect(other.stdout).toContain(`answered: the run of session ${id.slice(0, 8)} goes on`);
-    const done = await tmux.waitFor(pane, /\[exit 0\]/);
-    expect(done).toMatch(/completed/);
-    await until("the session is completed", () =>
-      withStore(run.home, async (store) => (await store.sessions.get(id))?.status === "completed"),
-    );
-  });
+      // The second question: answered from another terminal while this one waits.
+      await tmux.waitFor(pane, /\? +And the year on the notice\?/);
+      const id = await run.sessionId();
+      const other = await run.hatloop(["answer", id.slice(0, 8), "2026"]);
+      expect(other.code, other.stderr).toBe(0);
+      expect(other.stdout).toContain(`answered: the run of session ${id.slice(0, 8)} goes on`);
+      const done = await tmux.waitFor(pane, /\[exit 0\]/);
+      expect(done).toMatch(/completed/);
+      await until("the session is completed", () =>
+        withStore(run.home, async (store) => (await store.sessions.get(id))?.status === "completed"),
+      );
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { queueStateOf } from "../src/fleet/follow.js";
 import { HUNG_MS, type Ran } from "./support/hatloop.js";
 import { hasTmux, Tmux } from "./support/tmux.js";
@@ -56,7 +57,7 @@ describe("following a fleet session (Postgres, processes, bare remote)", { tags:
           if (!followers.every((f) => f.running())) throw new Error(`a follower ended: ${followers.map((f) => f.stdout()).join("\n")}`);
           return followers.every((f) => f.stdout().includes(queuedLine));
         });
-        if (hasTmux()) {
+        if (requireOrSkip(hasTmux(), "tmux")) {
           tmux = new Tmux();
           const vars = Object.entries(env)
             .map(([k, v]) => `${k}=${v}`)

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { describeOnDrivers } from "../../../db/test/support/drivers.js";
 import { isolationAvailable } from "@hatloop/tools";
@@ -61,17 +62,21 @@ async function peek(driver: string, isolate: "auto" | "off"): Promise<string> {
   return execFileSync("git", ["show", `${branch}:seen.txt`], { cwd: repo, encoding: "utf8" });
 }
 
-describeOnDrivers("the agent's commands, isolated, on %s", { skipIf: !isolationAvailable() }, (driver) => {
-  it("see hatloop's key (and --db password) when tools.isolate is off", async () => {
-    const seen = await peek(driver, "off");
-    expect(seen).toContain(KEY);
-    if (driver === "postgres") expect(seen).toContain(PASSWORD);
-  });
+describeOnDrivers(
+  "the agent's commands, isolated, on %s",
+  { skipIf: !requireOrSkip(isolationAvailable(), "unprivileged user namespaces (unshare)") },
+  (driver) => {
+    it("see hatloop's key (and --db password) when tools.isolate is off", async () => {
+      const seen = await peek(driver, "off");
+      expect(seen).toContain(KEY);
+      if (driver === "postgres") expect(seen).toContain(PASSWORD);
+    });
 
-  it("see neither by default", async () => {
-    const seen = await peek(driver, "auto");
-    expect(seen).toMatch(/look around|PATH=/); // it did read what it could see
-    expect(seen).not.toContain(KEY);
-    expect(seen).not.toContain(PASSWORD);
-  });
-});
+    it("see neither by default", async () => {
+      const seen = await peek(driver, "auto");
+      expect(seen).toMatch(/look around|PATH=/); // it did read what it could see
+      expect(seen).not.toContain(KEY);
+      expect(seen).not.toContain(PASSWORD);
+    });
+  },
+);

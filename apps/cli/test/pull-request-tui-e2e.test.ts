@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { hasTmux, Tmux } from "./support/tmux.js";
 import { openPane, runCommand, tuiRun } from "./support/tui-run.js";
 
@@ -8,7 +9,7 @@ import { openPane, runCommand, tuiRun } from "./support/tui-run.js";
 let tmux: Tmux | null = null;
 afterEach(() => tmux?.kill());
 
-describe.skipIf(!hasTmux())("--pr in the TUI", () => {
+describe.runIf(requireOrSkip(hasTmux(), "tmux"))("--pr in the TUI", () => {
   it("a repository without a remote: the run completes and, after the view closes, says why no pull request was opened", async () => {
     const run = tuiRun([{ write: "a" }, { complete: true }]);
     tmux = new Tmux();

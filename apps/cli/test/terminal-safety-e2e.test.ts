@@ -17,7 +17,7 @@ const LINK = "\x1b]8;;http://evil.example\x1b\\click\x1b]8;;\x1b\\";
 const C1 = "\u009b2J";
 const ALL = `${OSC52}${CLEAR}${TITLE}${LINK}${C1}`;
 /** Any control character but tab and newline: C0, ESC, DEL, C1. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 let env: Record<string, string>;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { hasTmux, Tmux } from "./support/tmux.js";
 import { bin, openPane, runCommand, tuiRun } from "./support/tui-run.js";
 
@@ -10,7 +11,7 @@ import { bin, openPane, runCommand, tuiRun } from "./support/tui-run.js";
 let tmux: Tmux | null = null;
 afterEach(() => tmux?.kill());
 
-describe.skipIf(!hasTmux())("the TUI cockpit in a terminal (tmux)", () => {
+describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI cockpit in a terminal (tmux)", () => {
   it("searches the activity, opens a match whole from the store, and returns, in run and watch", async () => {
     tmux = new Tmux();
     const run = tuiRun([{ write: "alpha" }, { write: "beta" }, { hold: "a" }, { complete: true }]);

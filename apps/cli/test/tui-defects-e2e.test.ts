@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { colourCodes, hasTmux, Tmux } from "./support/tmux.js";
 import { bin, openPane, runCommand, tuiRun, type Step } from "./support/tui-run.js";
 import { until } from "./support/until.js";
@@ -17,7 +18,7 @@ afterEach(() => tmux?.kill());
 const writes = (n: number, from = 1): Step[] => Array.from({ length: n }, (_, i) => ({ write: `n${from + i}` }));
 const rowsOf = (screen: string) => screen.split("\n");
 
-describe.skipIf(!hasTmux())("the TUI's defects, in a terminal (tmux)", () => {
+describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI's defects, in a terminal (tmux)", () => {
   it("defect 1: ? help stays in place while the clock ticks, shows its q line, and says detach when watching", async () => {
     const run = tuiRun([{ hold: "a" }, { complete: true }]);
     tmux = new Tmux();

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { runHatloop } from "./support/hatloop.js";
 import { colourCodes, hasTmux, Tmux } from "./support/tmux.js";
 
@@ -12,7 +13,7 @@ const bin = new URL("../dist/bin.js", import.meta.url).pathname;
 let tmux: Tmux | null = null;
 afterEach(() => tmux?.kill());
 
-describe.skipIf(!hasTmux())("the TUI in a terminal (tmux)", () => {
+describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI in a terminal (tmux)", () => {
   it("runs the demo: hat changes, the gauge, pause and continue, steering, a watcher in another pane, quit", async () => {
     const home = mkdtempSync(join(tmpdir(), "hatloop-tui-"));
     // Ink renders only a final frame when CI is set: the person at this terminal is not CI.

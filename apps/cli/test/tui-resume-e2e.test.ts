@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { runHatloop } from "./support/hatloop.js";
 import { hasTmux, Tmux } from "./support/tmux.js";
 import { bin, openPane } from "./support/tui-run.js";
@@ -30,7 +31,7 @@ function sampleRepo(): string {
   return repo;
 }
 
-describe.skipIf(!hasTmux())("hatloop resume in a terminal (tmux)", () => {
+describe.runIf(requireOrSkip(hasTmux(), "tmux"))("hatloop resume in a terminal (tmux)", () => {
   it("shows the hats worn before the resume, then the ones after", async () => {
     const home = mkdtempSync(join(tmpdir(), "hatloop-tui-resume-home-"));
     const vars = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") };

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { ContentBlock, ImageBlock, Message, TextBlock } from "@hatloop/context";
+import { errorMessage } from "@hatloop/context";
 
 // Transcript files: one JSON object per line, {"role": "user" | "assistant", "content": [Anthropic
 // content blocks]} (a string content is accepted too), with an optional "at": the ISO-8601 time the
@@ -21,7 +22,7 @@ export function readTranscript(file: string): Transcript {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new TranscriptError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new TranscriptError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})`);
   }
   return parseTranscript(text, file);
 }
@@ -38,7 +39,7 @@ export function parseTranscript(text: string, file: string): Transcript {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      fail(`invalid JSON (${(error as Error).message.split("\n")[0]})`);
+      fail(`invalid JSON (${errorMessage(error).split("\n")[0]})`);
     }
     messages.push(toMessage(value, fail));
     times.push(toTime(value, fail));

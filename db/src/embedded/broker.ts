@@ -2,6 +2,7 @@ import { createConnection, createServer, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { errorMessage } from "@hatloop/context";
 import { ensureOwnerOnlyDir } from "./owner-only.js";
 
 // A tiny query protocol over a unix socket: one JSON object per line. The process holding the PGlite
@@ -118,7 +119,7 @@ export async function serveQueries(
       }
       return { id: request.id, rows: [] };
     } catch (error) {
-      return { id: request.id, error: { message: (error as Error).message } };
+      return { id: request.id, error: { message: errorMessage(error) } };
     }
   }
   await new Promise<void>((resolve, reject) => {

@@ -1,3 +1,4 @@
+import { errorMessage } from "@hatloop/context";
 import { DatabaseError } from "../location.js";
 import type { Execute } from "./broker.js";
 import { shrunkenRelations } from "./manifest.js";
@@ -57,7 +58,7 @@ export async function findDamage(execute: Execute, dataDir: string, options: { t
     for (const row of (await execute(EMPTY_SESSIONS, [], "object")) as Array<{ id: string }>)
       findings.push(`session ${row.id} has run but has no messages`);
   } catch (error) {
-    findings.push(`a table cannot be read (${(error as Error).message})`);
+    findings.push(`a table cannot be read (${errorMessage(error)})`);
   }
   return findings;
 }
@@ -89,7 +90,7 @@ export async function findDamageDeeply(exec: (script: string) => Promise<Array<{
       if (read !== indexed) findings.push(`${table}: its indexes list ${indexed} rows, the table holds ${read}`);
     } catch (error) {
       await exec("rollback;").catch(() => {});
-      findings.push(`${table}: ${(error as Error).message}`);
+      findings.push(`${table}: ${errorMessage(error)}`);
     }
   }
   return findings;

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { errorMessage } from "@hatloop/context";
 import { DatabaseDamagedError } from "./damage.js";
 import { readManifest } from "./manifest.js";
 
@@ -17,7 +18,7 @@ const WAL_SEGMENT = /^[0-9A-F]{24}$/;
 export function corruptionIn(dataDir: string, error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string" || !CORRUPT.has(code)) return error;
-  const message = (error as Error).message.split("\n")[0]!;
+  const message = errorMessage(error).split("\n")[0]!;
   const file = /relation "?([\w/.]+?)"?(?:\s|$)/.exec(message)?.[1];
   const name = file ? Object.entries(readManifest(dataDir)?.relations ?? {}).find(([, r]) => r.file === file)?.[0] : undefined;
   const what = name && file ? `${name} (${file})` : file ? `the relation file ${file}` : "a relation file";

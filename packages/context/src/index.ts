@@ -2,6 +2,7 @@
 // export nobody uses shows up (knip). Everything else in src/ is internal to the package.
 
 // Messages (the Anthropic content-block shapes), the markers hatloop writes into them, and JSON depth.
+export { errorMessage } from "./error-message.js";
 export { boundJsonDepth, jsonDepthExceeds, jsonText, MAX_JSON_DEPTH } from "./json-depth.js";
 export { MARKERS } from "./markers.js";
 export {

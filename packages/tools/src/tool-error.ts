@@ -1,11 +1,6 @@
 /** A failure the model can act on: defined with defineTool, in @hatloop/core. */
 export { ToolError } from "@hatloop/core";
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 /** Node's errno code of a filesystem error, if any. */
 export function errnoCode(error: unknown): string | undefined {
   if (typeof error === "object" && error !== null && "code" in error) {

@@ -89,7 +89,7 @@ async function submitTask(words: string[], flags: SubmitFlags, command: Command)
           title: titleOf(task),
           repoPath: repoUrl,
           worktreePath: "",
-          branch: taskBranchName(id.slice(0, 8)),
+          branch: taskBranchName(shortId(id)),
           baseCommit,
           inPlace: false,
           hat: config.hat,

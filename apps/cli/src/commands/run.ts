@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { errorMessage } from "@hatloop/context";
 import type { SessionRecord, Store } from "@hatloop/core";
 import { usageError } from "../errors.js";
 import { pullRequestConfig, usageLimitConfig } from "../options.js";
@@ -80,7 +81,7 @@ export async function taskText(words: string[], taskFile: string | undefined): P
     try {
       return readFileSync(taskFile, "utf8");
     } catch (error) {
-      throw usageError(`cannot read the task file ${taskFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw usageError(`cannot read the task file ${taskFile}: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}`);
     }
   }
   if (words.length === 1 && words[0] === "-") return readStdin();

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { errorMessage } from "@hatloop/context";
 import { configSchema, type HatloopConfig } from "@hatloop/core";
 import { usageError } from "../errors.js";
 
@@ -80,7 +81,7 @@ function readJsonObject(file: string): Record<string, unknown> {
   try {
     value = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw usageError(`invalid config file ${displayPath(file)}: ${(error as Error).message}`);
+    throw usageError(`invalid config file ${displayPath(file)}: ${errorMessage(error)}`);
   }
   if (!isPlainObject(value)) throw usageError(`invalid config file ${displayPath(file)}: expected a JSON object`);
   return value;

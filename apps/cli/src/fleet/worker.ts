@@ -3,9 +3,11 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Job, PgBoss } from "pg-boss";
+import { errorMessage } from "@hatloop/context";
 import { configSchema, LoopControl, type HatloopConfig, type LoopOutcome, type SessionRecord } from "@hatloop/core";
 import { fleetStore, takeRepoSlot, type DbStore } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
+import { shortId } from "../format.js";
 import { printText } from "../output/print.js";
 import { gitPort } from "../session/deps.js";
 import { runLeasedSession } from "../session/drive.js";
@@ -150,7 +152,7 @@ export class Worker {
       await this.fleet.clearStop(found.id);
       return { status: "stopped" };
     }
-    if (!fleetRow?.repoUrl) throw new CliError(`session ${found.id.slice(0, 8)} has no repository to travel with`);
+    if (!fleetRow?.repoUrl) throw new CliError(`session ${shortId(found.id)} has no repository to travel with`);
     const run: Running = { session: found, job, control: new LoopControl(), drained: false, stopped: false };
     this.running.set(found.id, run);
     job.signal.addEventListener("abort", () => run.control.interrupt());
@@ -159,12 +161,12 @@ export class Worker {
     try {
       slot = await this.repoSlot(run, fleetRow.repoUrl);
       const outcome = await this.runSession(run, fleetRow.repoUrl);
-      if (run.drained) throw new BackToQueue(`session ${found.id.slice(0, 8)} drained`);
+      if (run.drained) throw new BackToQueue(`session ${shortId(found.id)} drained`);
       if (run.stopped) await this.fleet.clearStop(found.id);
       this.say("session ended", { session: found.id, status: outcome.status, reason: outcome.reason, ms: Date.now() - started });
       return { status: outcome.status };
     } catch (error) {
-      if (!(error instanceof BackToQueue)) this.say("session failed", { session: found.id, error: (error as Error).message });
+      if (!(error instanceof BackToQueue)) this.say("session failed", { session: found.id, error: errorMessage(error) });
       else this.say("session back to the queue", { session: found.id });
       throw error;
     } finally {
@@ -248,7 +250,7 @@ export class Worker {
     for (;;) {
       const slot = await takeRepoSlot(config.databaseUrl, repoUrl, config.fleet.maxPerRepo);
       if (slot) return slot;
-      if (run.control.interrupted) throw new BackToQueue(`session ${run.session.id.slice(0, 8)} drained while waiting for its repository`);
+      if (run.control.interrupted) throw new BackToQueue(`session ${shortId(run.session.id)} drained while waiting for its repository`);
       if (!waiting) this.say("waiting for a repository slot", { session: run.session.id, maxPerRepo: config.fleet.maxPerRepo });
       waiting = true;
       await sleep(500);
@@ -274,9 +276,7 @@ export class Worker {
   private say(what: string, data: Record<string, unknown>): void {
     if (this.options.json)
       return printText(JSON.stringify({ worker: this.options.name, event: what, at: new Date().toISOString(), ...data }));
-    const parts = Object.entries(data).map(
-      ([k, v]) => `${k}=${typeof v === "string" && k === "session" ? v.slice(0, 8) : JSON.stringify(v)}`,
-    );
+    const parts = Object.entries(data).map(([k, v]) => `${k}=${typeof v === "string" && k === "session" ? shortId(v) : JSON.stringify(v)}`);
     printText(`worker ${this.options.name}: ${what}${parts.length ? ` ${parts.join(" ")}` : ""}`);
   }
 }

@@ -18,6 +18,7 @@ import {
   worktreeTree,
 } from "@hatloop/tools";
 import { CliError } from "../errors.js";
+import { shortId } from "../format.js";
 
 // Where a worker runs a session: its own bare copy of the session's repository (cloned once, fetched
 // at every take) and a worktree on the task branch at the commit of the checkpoint it resumes from,
@@ -68,7 +69,7 @@ export async function prepareWorkspace(options: {
 }): Promise<PreparedWorkspace> {
   const { dir, repoUrl, sessionId, branch } = options;
   const repoDir = join(dir, "repos", `${createHash("sha256").update(repoUrl).digest("hex").slice(0, 16)}.git`);
-  const worktreePath = join(dir, "worktrees", sessionId.slice(0, 8));
+  const worktreePath = join(dir, "worktrees", shortId(sessionId));
   return serially(repoDir, async () => {
     await syncRepository(repoUrl, repoDir);
     const remoteTip = await fetchedBranch(repoDir, branch);
@@ -77,7 +78,7 @@ export async function prepareWorkspace(options: {
     let commit = checkpointCommit ?? remoteTip ?? options.baseCommit;
     if (!(await hasCommit(repoDir, commit))) {
       if (checkpointCommit && remoteTip) commit = remoteTip;
-      else throw new CliError(`commit ${commit.slice(0, 12)} of session ${sessionId.slice(0, 8)} is not in ${repoUrl}`);
+      else throw new CliError(`commit ${commit.slice(0, 12)} of session ${shortId(sessionId)} is not in ${repoUrl}`);
     }
     await checkoutTaskWorktree(repoDir, worktreePath, branch, commit);
     // A snapshot on another commit belongs to an older checkpoint: the checkpoint holds its files.

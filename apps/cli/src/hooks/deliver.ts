@@ -1,4 +1,4 @@
-import { redactSecrets } from "@hatloop/context";
+import { errorMessage, redactSecrets } from "@hatloop/context";
 import { childEnv, runShell } from "@hatloop/tools";
 
 // One hook delivery: a shell command (the payload as JSON on its stdin) or a webhook (POSTed as
@@ -66,7 +66,7 @@ async function post(delivery: Delivery): Promise<Attempt> {
     const retry = response.status >= 500 || response.status === 408 || response.status === 429;
     return { ok: false, error: `HTTP ${response.status}`, retry };
   } catch (error) {
-    const name = (error as Error).name;
+    const name = error instanceof Error ? error.name : "";
     const message = name === "TimeoutError" ? `no answer in ${seconds(delivery.timeoutMs)}` : causeOf(error);
     return { ok: false, error: message, retry: true };
   }
@@ -101,7 +101,7 @@ async function runCommand(delivery: Delivery): Promise<Attempt> {
 
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+  return cause?.code ?? cause?.message ?? errorMessage(error);
 }
 
 const seconds = (ms: number) => `${ms / 1000}s`;

@@ -1,5 +1,6 @@
 import { renderHandoffMarkdown, type Handoff } from "@hatloop/context";
 import type { EventData } from "@hatloop/core";
+import { shortId } from "../format.js";
 
 // A pull request's description, from the session's own record: the task, what changed, the
 // decisions, the quality gates' last verdict, then the whole handoff folded away for reviewers who
@@ -34,7 +35,7 @@ export function pullRequestBody(facts: PullRequestFacts): string {
     "",
     ...gateLines(facts.gates),
   ].join("\n");
-  const foot = `\n\n_Opened by hatloop for session ${facts.sessionId.slice(0, 8)} (\`hatloop handoff ${facts.sessionId.slice(0, 8)}\`)._\n`;
+  const foot = `\n\n_Opened by hatloop for session ${shortId(facts.sessionId)} (\`hatloop handoff ${shortId(facts.sessionId)}\`)._\n`;
   const details = h ? `\n\n<details><summary>Full handoff</summary>\n\n${renderHandoffMarkdown(h)}\n</details>` : "";
   if (head.length + details.length + foot.length <= MAX_BODY_CHARS) return head + details + foot;
   const room = MAX_BODY_CHARS - foot.length - 40;

@@ -1,3 +1,4 @@
+import { errorMessage } from "@hatloop/context";
 import type { EventData, HatloopConfig, SessionRecord, Store } from "@hatloop/core";
 import { compareUrlOf, createPullRequest, pushBranch, remoteDefaultBranch, remoteUrl, webAddressOf } from "@hatloop/tools";
 import { findHandoff } from "../session/handoff.js";
@@ -40,7 +41,7 @@ export async function openPullRequest(options: {
   try {
     await pushBranch(dir, pr.remote, branch);
   } catch (error) {
-    return result({ base, reason: (error as Error).message });
+    return result({ base, reason: errorMessage(error) });
   }
   const web = webAddressOf(address);
   const compareUrl = web ? compareUrlOf(web, branch, base) : null;

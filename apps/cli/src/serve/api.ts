@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorMessage } from "@hatloop/context";
 import type { Store } from "@hatloop/core";
 import { jsonText } from "../output/print.js";
 import { findHandoff, withOpenQuestion } from "../session/handoff.js";
@@ -40,7 +41,7 @@ export function apiHandler(store: Store, access: ServeAccess) {
       if (!handoff) return send(404, { error: `session ${session.id} has no handoff yet` });
       return send(200, withOpenQuestion(handoff.handoff, session));
     } catch (error) {
-      return send(500, { error: (error as Error).message });
+      return send(500, { error: errorMessage(error) });
     }
   };
 }

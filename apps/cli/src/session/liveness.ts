@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { eventReader, type SessionRecord, type Store } from "@hatloop/core";
 import { usageError } from "../errors.js";
+import { shortId } from "../format.js";
 import { invocation } from "../invocation.js";
 
 // One runner per session, by lease (see SessionStore.acquireLease): a run takes the session's lease,
@@ -50,7 +51,7 @@ export async function takeLease(store: Store, session: SessionRecord, ttlMs: num
     const current = (await store.sessions.get(session.id))?.lease;
     const until = current?.expiresAt ? ` until ${current.expiresAt.toISOString()} unless renewed` : "";
     throw usageError(
-      `session ${session.id.slice(0, 8)} is running elsewhere (held by ${current?.holder ?? "another runner"}${until}); follow it with: ${invocation()} watch ${session.id.slice(0, 8)}`,
+      `session ${shortId(session.id)} is running elsewhere (held by ${current?.holder ?? "another runner"}${until}); follow it with: ${invocation()} watch ${shortId(session.id)}`,
     );
   }
   const timer = setInterval(

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { errorMessage } from "@hatloop/context";
 import { configSchema, type HatloopConfig, type ModelPort, type Provider } from "@hatloop/core";
 import {
   cloudModelId,
@@ -90,7 +91,7 @@ function readScenario(file: string): Scenario {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw usageError(
-      code === "ENOENT" ? `scenario file not found: ${file}` : `cannot read the scenario file ${file}: ${code ?? (error as Error).message}`,
+      code === "ENOENT" ? `scenario file not found: ${file}` : `cannot read the scenario file ${file}: ${code ?? errorMessage(error)}`,
     );
   }
   try {

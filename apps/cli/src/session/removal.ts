@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { errorMessage } from "@hatloop/context";
 import type { SessionRecord, Store } from "@hatloop/core";
 import { dirtyStateRef, hasChangesSince, hasRef, removeTaskWorktree, unmergedCommits } from "@hatloop/tools";
 import { shortId } from "../format.js";
@@ -87,7 +88,7 @@ async function carryOut(store: Store, session: SessionRecord, plan: Removal): Pr
     await store.sessions.delete(session.id);
     return { ...plan, removed: true };
   } catch (error) {
-    return { ...plan, refused: `could not remove it: ${(error as Error).message}` };
+    return { ...plan, refused: `could not remove it: ${errorMessage(error)}` };
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type TaskWorkspace,
 } from "@hatloop/tools";
 import { CliError, ExitCode } from "../errors.js";
+import { shortId } from "../format.js";
 import { baselineFor, gateCommands } from "./gates.js";
 import { asCliError, type SessionPlan } from "./plan.js";
 
@@ -34,7 +35,7 @@ async function startSession(plan: SessionPlan, store: Store, options: StartOptio
   const workspace = await asCliError(
     plan.inPlace
       ? inPlaceWorkspace(plan.repoRoot)
-      : planTaskWorktree({ repoDir: plan.repoRoot, sessionShortId: id.slice(0, 8), worktreeDir: plan.config.worktreeDir }),
+      : planTaskWorktree({ repoDir: plan.repoRoot, sessionShortId: shortId(id), worktreeDir: plan.config.worktreeDir }),
   );
   try {
     return await prepare(plan, store, options, id, workspace);
@@ -42,7 +43,7 @@ async function startSession(plan: SessionPlan, store: Store, options: StartOptio
     await store.sessions.delete(id).catch(() => {});
     // In place, the checkout was not written to yet: the copy of its uncommitted state is not needed.
     const undo = plan.inPlace
-      ? deleteRef(workspace.repoRoot, dirtyStateRef(id.slice(0, 8)))
+      ? deleteRef(workspace.repoRoot, dirtyStateRef(shortId(id)))
       : removeTaskWorktree({ repoRoot: workspace.repoRoot, worktreePath: workspace.worktreePath, deleteBranch: workspace.branch });
     await undo.catch((cleanup: Error) => options.progress?.(`hatloop: could not take back what the start made: ${cleanup.message}`));
     if (error instanceof GatesAbortedError || options.signal?.aborted) {
@@ -61,7 +62,7 @@ async function prepare(
 ): Promise<SessionRecord> {
   const { config } = plan;
   if (plan.inPlace && plan.allowDirty) {
-    const ref = dirtyStateRef(id.slice(0, 8));
+    const ref = dirtyStateRef(shortId(id));
     if (await keepDirtyState(workspace.repoRoot, ref))
       options.progress?.(`hatloop: your uncommitted changes are kept under ${ref}; to get them back: git stash apply ${ref}`);
   } else if (!plan.inPlace && (await hasChangesSince(workspace.repoRoot, workspace.baseCommit).catch(() => false))) {

@@ -34,7 +34,7 @@ const ROUTINE: CheckpointReason[] = ["interval", "warn-threshold"];
 export const KEPT_REASONS: CheckpointReason[] = ["start", "completion", "failure"];
 
 /** A routine checkpoint whose context moved less than 5% since the last of its kind. */
-export function isRoutineRepeat(state: Readonly<LoopState>, reason: CheckpointReason): boolean {
+function isRoutineRepeat(state: Readonly<LoopState>, reason: CheckpointReason): boolean {
   const previous = state.checkpointTokens[reason];
   return ROUTINE.includes(reason) && previous !== undefined && Math.abs(state.contextTokens - previous) < 0.05 * Math.max(previous, 1);
 }

@@ -1,6 +1,7 @@
 import {
   artifactTrail,
   buildSummaryPrompt,
+  errorMessage,
   extractDecisionFromResponse,
   parseStructuredSummary,
   summarizeMechanically,
@@ -47,7 +48,7 @@ export async function summarizeDropped(
       source: "mechanical",
       usage: null,
       costUsd: 0,
-      fallbackReason: (error as Error).message.split("\n")[0]!.slice(0, 200),
+      fallbackReason: errorMessage(error).split("\n")[0]!.slice(0, 200),
     };
   }
 }

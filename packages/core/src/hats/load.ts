@@ -1,4 +1,5 @@
 import { parse as parseYaml } from "yaml";
+import { errorMessage } from "@hatloop/context";
 import { hatSchema, type Hat } from "./hat.js";
 
 // Hats come from the bundled prompts/hats/ directory; a repository's .hatloop/hats/ adds hats or
@@ -55,7 +56,7 @@ function parseHat(text: string, source: string): Hat {
   try {
     front = parseYaml(match[1]!);
   } catch (error) {
-    throw new HatError(`invalid hat file ${source}: ${(error as Error).message.split("\n")[0]}`);
+    throw new HatError(`invalid hat file ${source}: ${errorMessage(error).split("\n")[0]}`);
   }
   const parsed = hatSchema.safeParse({ ...(front as object), instructions: match[2]!.trim() });
   if (!parsed.success) {

@@ -1,4 +1,4 @@
-import { jsonText, MAX_JSON_DEPTH, type ToolUseBlock } from "@hatloop/context";
+import { errorMessage, jsonText, MAX_JSON_DEPTH, type ToolUseBlock } from "@hatloop/context";
 import { hatToolNames } from "../hats/hat.js";
 import type { Tool, ToolContext, ToolResult, ToolServices } from "../ports/tools.js";
 import { tooDeepInput } from "./deep-input.js";
@@ -82,7 +82,7 @@ async function runGuarded(
   try {
     return await tool.run(input, toolContext(ctx, services));
   } catch (error) {
-    return { isError: true, content: `${call.name} failed: ${(error as Error).message}` };
+    return { isError: true, content: `${call.name} failed: ${errorMessage(error)}` };
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from "@hatloop/context";
 import { ModelError, type ContextOverflow, type ModelRequest, type ModelResponse } from "../ports/model.js";
 import { checklistSet } from "./checklist-events.js";
 import { commit, report } from "./commit.js";
@@ -115,7 +116,7 @@ function requestSize(request: ModelRequest): number {
 async function modelFailure(ctx: LoopContext, error: unknown, overflows: number, note?: string): Promise<Ending> {
   await commit(ctx, { type: "iteration-abandoned" }); // events keep the iteration the user saw start
   if (isAbort(error)) return { kind: "interrupted" };
-  const base = (error as Error).message;
+  const base = errorMessage(error);
   const message = note ? `${base} (${note})` : overflows > 0 ? `${base} (still too large after ${overflows} compactions)` : base;
   report(ctx, { type: "error", data: { message, fatal: true } });
   return {

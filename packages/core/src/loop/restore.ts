@@ -1,4 +1,12 @@
-import { renderResumePacket, toolUses, validateHandoff, type Handoff, type Message, type ToolResultBlock } from "@hatloop/context";
+import {
+  errorMessage,
+  renderResumePacket,
+  toolUses,
+  validateHandoff,
+  type Handoff,
+  type Message,
+  type ToolResultBlock,
+} from "@hatloop/context";
 import { isContextRef, refSeqs } from "../checkpoint/refs.js";
 import { eventReader } from "../persist/read-events.js";
 import type { CheckpointRecord, SessionRecord, StoredMessage, Store } from "../store/port.js";
@@ -97,7 +105,7 @@ export async function findRestorePoint(store: Store, sessionId: string): Promise
       // The live context keeps its own order (a summary stored late can come first), not seq order.
       return { checkpoint, stored: seqs.map((s) => bySeq.get(s)!), tailFrom: (seqs.length ? Math.max(...seqs) : 0) + 1, warnings };
     } catch (error) {
-      warnings.push(`checkpoint #${checkpoint.seq} is unreadable (${(error as Error).message}); falling back to an earlier one`);
+      warnings.push(`checkpoint #${checkpoint.seq} is unreadable (${errorMessage(error)}); falling back to an earlier one`);
     }
   }
   return { checkpoint: null, stored: [], tailFrom: 1, warnings };
@@ -171,7 +179,7 @@ function packetOf(state: LoopState, checkpoint: CheckpointRecord, warnings: stri
   try {
     handoff = validateHandoff(checkpoint.handoff);
   } catch (error) {
-    warnings.push(`checkpoint #${checkpoint.seq} has no usable handoff (${(error as Error).message}); resuming without a resume packet`);
+    warnings.push(`checkpoint #${checkpoint.seq} has no usable handoff (${errorMessage(error)}); resuming without a resume packet`);
     return null;
   }
   return renderResumePacket(handoff, { storedMessages: state.nextSeq - 1 });

@@ -33,26 +33,33 @@ describe("event persister", () => {
     const store = memoryStore({ redact: false }); // what the persister writes, not what redaction makes of it
     let release!: () => void;
     let fail = true;
+    // Resolves when the next write reaches the store and waits there for release().
+    let writeStarted: () => void = () => {};
+    const nextWrite = () => new Promise<void>((r) => (writeStarted = r));
     const append = store.events.append.bind(store.events);
     store.events.append = async (id, batch) => {
       if (fail) {
         fail = false;
         throw new Error("database went away");
       }
-      await new Promise<void>((r) => (release = r));
+      const released = new Promise<void>((r) => (release = r));
+      writeStarted();
+      await released;
       return append(id, structuredClone(batch));
     };
     const persister = createEventPersister(store, "s", { flushMs: 10_000 });
     persister.sink(text("a"));
     await persister.flush();
     expect(persister.errors.map((e) => e.message)).toEqual(["database went away"]);
+    let inFlight = nextWrite();
     const writing = persister.flush();
-    await new Promise((r) => setTimeout(r, 5));
+    await Promise.race([inFlight, writing]); // "a" being written (a flush that wrote nothing would end)
     persister.sink(text("b")); // the "a" event is in flight: "b" must become a new event
     release();
     await writing;
+    inFlight = nextWrite();
     const closing = persister.close();
-    await new Promise((r) => setTimeout(r, 5));
+    await Promise.race([inFlight, closing]); // "b" being written, or (had it been lost) nothing left to write
     release();
     await closing;
     expect((await store.events.after("s", 0)).map((e) => (e.payload as { text: string }).text)).toEqual(["a", "b"]);

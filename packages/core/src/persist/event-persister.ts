@@ -35,7 +35,7 @@ export function createEventPersister(store: Store, sessionId: string, options: {
         await store.events.append(sessionId, batch);
         queue.splice(0, batch.length);
       } catch (error) {
-        errors.push(error as Error);
+        errors.push(error instanceof Error ? error : new Error(String(error)));
         // Fenced out: another runner owns the session, and nothing of ours will ever be written.
         if (error instanceof LeaseLostError) queue.length = 0;
       } finally {

@@ -1,3 +1,4 @@
+import { errorMessage } from "@hatloop/context";
 import { z } from "zod";
 import type { ToolSpec } from "./model.js";
 import type { Tool, ToolContext, ToolResult } from "./tools.js";
@@ -40,7 +41,7 @@ export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>)
         if (error instanceof ToolError) return failure(error.message);
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
         if (context.signal.aborted) return failure(`${definition.name} was aborted`);
-        return failure(`${definition.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return failure(`${definition.name} failed: ${errorMessage(error)}`);
       }
     },
   };

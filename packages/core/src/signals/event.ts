@@ -1,4 +1,4 @@
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from "@hatloop/context";
+import { errorMessage, jsonDepthExceeds, MAX_JSON_DEPTH } from "@hatloop/context";
 import { malformed } from "./line.js";
 import type { Signal } from "./types.js";
 
@@ -25,7 +25,7 @@ export function parseEvent(text: string, knownTopics: ReadonlySet<string>): Sign
     try {
       payload = JSON.parse(body);
     } catch (error) {
-      return malformed("EVENT", firstLine, `invalid JSON payload: ${(error as Error).message}`);
+      return malformed("EVENT", firstLine, `invalid JSON payload: ${errorMessage(error)}`);
     }
     // Events are stored and shown: a payload too deep to write back as JSON is refused here.
     if (jsonDepthExceeds(payload, MAX_JSON_DEPTH - 1))

@@ -70,8 +70,7 @@ export type Change =
   /** The answer reached the agent (as the person's instruction, unless already said) and the question is closed. */
   | { type: "answer-delivered"; question: Question; said: { message: Message; text: string } | null };
 
-export type ChangeType = Change["type"];
-export type ChangeOf<T extends ChangeType> = Extract<Change, { type: T }>;
+export type ChangeOf<T extends Change["type"]> = Extract<Change, { type: T }>;
 
 /** The messages a change brings, in the order they are stored. */
 export function newMessages(change: Change): FreshMessage[] {

@@ -1,5 +1,6 @@
 import type { Message } from "@hatloop/context";
 import type { ChecklistStatus, CheckpointReason, Question, SessionStatus, Usage } from "../shapes.js";
+import { shortId } from "../text/format.js";
 
 // The store port: everything the loop, the CLI and the UI need from persistence. `db/` implements it
 // over drizzle; tests may implement it in memory. No method needs a transaction: every write is one
@@ -75,9 +76,7 @@ export type SessionPatch = Partial<Omit<SessionRecord, "id" | "createdAt" | "upd
  */
 export class LeaseLostError extends Error {
   constructor(readonly sessionId: string) {
-    super(
-      `session ${sessionId.slice(0, 8)} was taken over by another runner (its lease moved on); this runner stops and writes nothing more`,
-    );
+    super(`session ${shortId(sessionId)} was taken over by another runner (its lease moved on); this runner stops and writes nothing more`);
   }
 }
 

@@ -4,7 +4,7 @@
 // shown as visible `\xNN` text instead of being dropped, so nothing is hidden from the reader either.
 
 // C0 controls except tab and newline, DEL, and the 8-bit C1 controls (U+009B is a one-character CSI).
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** `text` with every control character except tab and newline made visible; CRLF becomes LF. */

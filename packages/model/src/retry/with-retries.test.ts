@@ -50,15 +50,18 @@ describe("withRetries", () => {
 
   it("stops waiting as soon as the signal aborts, even if the sleep ignores it", async () => {
     const controller = new AbortController();
-    const never = (): Promise<void> => new Promise(() => {});
+    // A wait that never ends by itself, aborted once it has begun.
+    const abortedWhileWaiting = (): Promise<void> => {
+      controller.abort();
+      return new Promise(() => {});
+    };
     const pending = withRetries(
       async () => {
         throw new ApiFailure("overloaded", 529, true);
       },
-      options({ sleep: never }),
+      options({ sleep: abortedWhileWaiting }),
       controller.signal,
     );
-    setTimeout(() => controller.abort(), 5);
     await expect(pending).rejects.toMatchObject({ aborted: true });
   });
 });

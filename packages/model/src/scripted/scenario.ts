@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { errorMessage } from "@hatloop/context";
 import { STOP_REASONS, type RefusalDetails, type StopReason } from "@hatloop/core";
 import { z } from "zod";
 
@@ -120,7 +121,7 @@ export function parseScenario(text: string, source = "<scenario>"): Scenario {
     try {
       value = JSON.parse(trimmed);
     } catch (error) {
-      throw new ScenarioError(source, line, `invalid JSON (${(error as Error).message})`);
+      throw new ScenarioError(source, line, `invalid JSON (${errorMessage(error)})`);
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw new ScenarioError(source, line, "expected a JSON object");

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { redactSecrets } from "@hatloop/context";
 import { tempDir, writeFiles } from "../test-support/fixtures.js";
@@ -21,6 +22,12 @@ function nodeProject(body: string): string {
 }
 
 const commands = { test: "node --test" };
+
+/** Whether a process whose command line contains `marker` (a unique sleep duration) runs. */
+function running(marker: string): boolean {
+  const out = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+  return out.split("\n").some((line) => line.includes(marker) && !line.includes("ps -eo"));
+}
 
 describe("runGates", () => {
   it("fails on a failing node --test project, then passes once it is fixed", async () => {
@@ -94,9 +101,10 @@ describe("runGates", () => {
 
   it("rejects when aborted", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    await expect(
-      runGates({ dir: tempDir(), commands: { test: "sleep 29.42" }, timeoutMs: HUNG_MS, signal: controller.signal }),
-    ).rejects.toThrow("the quality gates were aborted");
+    const gates = runGates({ dir: tempDir(), commands: { test: "sleep 29.42" }, timeoutMs: HUNG_MS, signal: controller.signal });
+    // Aborted while the gate's command runs (polled: the command shows up as a process).
+    while (!running("sleep 29.42")) await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    await expect(gates).rejects.toThrow("the quality gates were aborted");
   });
 });

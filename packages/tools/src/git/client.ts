@@ -1,5 +1,5 @@
+import { errorMessage } from "@hatloop/context";
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from "simple-git";
-import { errorMessage } from "../tool-error.js";
 
 export interface GitClientOptions {
   signal?: AbortSignal;

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import type { McpServerConfig, Tool, ToolContext } from "@hatloop/core";
 import { connectMcpServers, type McpTools } from "./mcp-tools.js";
 import { isolationAvailable } from "../shell/isolation.js";
@@ -149,7 +150,7 @@ describe(".mcp.json", () => {
     expect(sessionServers([dir], { servers: {}, projectFile: false }, env, passEnv)).toEqual({});
   });
 
-  it.skipIf(!isolationAvailable())(
+  it.runIf(requireOrSkip(isolationAvailable(), "unprivileged user namespaces (unshare)"))(
     "starts the project file's stdio servers isolated, as the agent's commands, and the user's own as they are",
     () => {
       const dir = mkdtempSync(join(tmpdir(), "hatloop-mcp-"));

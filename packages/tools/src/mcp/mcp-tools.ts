@@ -1,3 +1,4 @@
+import { errorMessage } from "@hatloop/context";
 import type { McpServerConfig, Tool, ToolSpec } from "@hatloop/core";
 import { McpSetupError } from "./project-servers.js";
 import { McpServerConnection, type McpToolInfo } from "./server-connection.js";
@@ -26,9 +27,7 @@ export async function connectMcpServers(
   const failed = listed.findIndex((r) => r.status === "rejected");
   if (failed >= 0) {
     await close();
-    throw new McpSetupError(
-      `MCP server ${connections[failed]!.name}: ${((listed[failed] as PromiseRejectedResult).reason as Error).message}`,
-    );
+    throw new McpSetupError(`MCP server ${connections[failed]!.name}: ${errorMessage((listed[failed] as PromiseRejectedResult).reason)}`);
   }
   const tools = new Map<string, Tool>();
   for (const result of listed) {
@@ -63,7 +62,7 @@ function mcpTool(connection: McpServerConnection, info: McpToolInfo): Tool {
       } catch (error) {
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
         if (context.signal.aborted) return { isError: true, content: `${name} was aborted` };
-        return { isError: true, content: `MCP server ${connection.name} could not run ${info.name}: ${(error as Error).message}` };
+        return { isError: true, content: `MCP server ${connection.name} could not run ${info.name}: ${errorMessage(error)}` };
       }
     },
   };

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { errorMessage } from "@hatloop/context";
 import { mcpServerNameSchema, mcpServerSchema, type McpServerConfig } from "@hatloop/core";
 import { z } from "zod";
 import { childEnv } from "../shell/child-env.js";
@@ -24,13 +25,13 @@ export function readProjectServers(dir: string, env: NodeJS.ProcessEnv): Record<
     text = readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new McpSetupError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new McpSetupError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new McpSetupError(`${file} is not valid JSON: ${(error as Error).message}`);
+    throw new McpSetupError(`${file} is not valid JSON: ${errorMessage(error)}`);
   }
   const parsed = projectFileSchema.safeParse(json);
   if (!parsed.success) throw new McpSetupError(`${file}: ${describe(parsed.error)}`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
 import { isolationAvailable } from "./isolation.js";
 import { runShell } from "./run-shell.js";
 
@@ -8,7 +9,7 @@ import { runShell } from "./run-shell.js";
 const run = (command: string, isolate: boolean) =>
   runShell({ command, cwd: process.cwd(), timeoutMs: 60_000, headChars: 10_000, tailChars: 10_000, isolate });
 
-describe.skipIf(!isolationAvailable())("an isolated command", () => {
+describe.runIf(requireOrSkip(isolationAvailable(), "unprivileged user namespaces (unshare)"))("an isolated command", () => {
   it("cannot read its starter's environment or command line, nor see its processes", async () => {
     const peek = `cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo SEEN || echo HIDDEN; ls /proc | grep -c '^[0-9]'`;
     const open = await run(peek, false);

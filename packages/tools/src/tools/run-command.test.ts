@@ -57,8 +57,11 @@ describe("run_command", () => {
   it("is killed when the iteration is aborted", async () => {
     const root = tempDir();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const result = await runTool("run_command", { command: "sleep 2991" }, toolContext(root, { signal: controller.signal }));
+    const running = runTool("run_command", { command: "sleep 2991" }, toolContext(root, { signal: controller.signal }));
+    // Aborted while the command runs.
+    expect(await eventually(() => processesMatching("sleep 2991").length > 0)).toBe(true);
+    controller.abort();
+    const result = await running;
     expect(result).toMatchObject({ isError: true, meta: { aborted: true } });
     expect(result.content).toContain("[aborted; the command and every process it started were killed]");
     expect(await eventually(() => processesMatching("sleep 2991").length === 0)).toBe(true);

@@ -1,12 +1,13 @@
 import { lstat, readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { errorMessage } from "@hatloop/context";
 import { z } from "zod";
 import { confinePath } from "../confine.js";
 import { defineTool, success } from "../define-tool.js";
 import { looksBinary } from "../files/is-binary.js";
 import { listWorktreeFiles } from "../files/list-worktree-files.js";
 import { createGlobMatcher } from "../text/glob.js";
-import { ToolError, errorMessage } from "../tool-error.js";
+import { ToolError } from "../tool-error.js";
 
 // Search runs in-process over the same file list as list_files, so it honours .gitignore and
 // has JavaScript regex semantics everywhere, with or without git.

@@ -1,7 +1,8 @@
+import { errorMessage } from "@hatloop/context";
 import { z } from "zod";
 import { defineTool } from "../define-tool.js";
 import { formatGateReport } from "../gates/format-report.js";
-import { ToolError, errorMessage } from "../tool-error.js";
+import { ToolError } from "../tool-error.js";
 
 export function taskCompleteTool() {
   return defineTool({

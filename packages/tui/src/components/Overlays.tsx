@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { commandName } from "@hatloop/core";
+import { commandName, shortId } from "@hatloop/core";
 import { KEYS } from "./keys.js";
 import { fit } from "./lines.js";
 import { draftWindow, type Draft } from "./line-editor.js";
@@ -66,7 +66,7 @@ export function QuestionLine({
   controls: boolean;
   width: number;
 }) {
-  const how = `  (${controls ? "a answers" : `answer with: ${commandName()} answer ${sessionId.slice(0, 8)} "..."`})`;
+  const how = `  (${controls ? "a answers" : `answer with: ${commandName()} answer ${shortId(sessionId)} "..."`})`;
   return (
     <Text wrap="truncate-end">
       <Text color={col("magentaBright")} bold inverse>

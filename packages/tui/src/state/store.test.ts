@@ -1,18 +1,27 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { initialState } from "./initial.js";
 import { createTuiStore } from "./store.js";
 import { event, NOW, snapshot } from "../test-support/fixtures.js";
 
 describe("TUI store", () => {
-  it("tells the view once per frame however many events arrive", async () => {
-    const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 30 });
-    let renders = 0;
-    store.subscribe(() => renders++);
-    for (let i = 0; i < 2_000; i++) store.push(event("model.text", { text: "x" }, 1));
-    expect(renders).toBe(0);
-    await new Promise((r) => setTimeout(r, 80));
-    expect(renders).toBe(1);
-    expect(store.getState().streaming?.text.length).toBe(2_000);
+  it("tells the view once per frame however many events arrive", () => {
+    // The frame is the store's own timer: the test moves the clock instead of sleeping past it.
+    vi.useFakeTimers();
+    try {
+      const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 30 });
+      let renders = 0;
+      store.subscribe(() => renders++);
+      for (let i = 0; i < 2_000; i++) store.push(event("model.text", { text: "x" }, 1));
+      vi.advanceTimersByTime(29);
+      expect(renders).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(renders).toBe(1);
+      vi.runAllTimers(); // nothing more is scheduled: one frame for the 2,000 events
+      expect(renders).toBe(1);
+      expect(store.getState().streaming?.text.length).toBe(2_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps a response's streamed text, bounded, and voids it on a retry", () => {

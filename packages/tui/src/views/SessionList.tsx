@@ -1,5 +1,6 @@
 import { Box, Text, useInput, useStdin } from "ink";
 import { useEffect, useRef, useState } from "react";
+import { shortId } from "@hatloop/core";
 import { clean, fit } from "../components/lines.js";
 import { col, statusColor, statusMark } from "../components/theme.js";
 import type { TuiState } from "../state/types.js";
@@ -121,7 +122,7 @@ export function SessionList({
     return (
       <Box flexDirection="column" height={height} overflow="hidden">
         <Text bold inverse>
-          {fit(` session ${details.id.slice(0, 8)} `, columns)}
+          {fit(` session ${shortId(details.id)} `, columns)}
         </Text>
         {lines.slice(first, first + visible).map((l, i) => (
           <Text key={i} wrap="truncate-end">
@@ -137,7 +138,7 @@ export function SessionList({
   const workerWidth = rows.some((r) => r.worker !== undefined) ? Math.min(16, Math.max(6, ...rows.map((r) => r.worker?.length ?? 0))) : 0;
   const worker = (name: string) => (workerWidth ? `${clean(name).slice(0, workerWidth).padEnd(workerWidth)} ` : "");
   const line = (r: ListRow) =>
-    `${r.id.slice(0, 8)}  ${`${(statusMark as Record<string, string | undefined>)[r.status] ?? " "} ${String(r.status)}`.padEnd(13)} ${r.hat.padEnd(9)} ${r.iteration.padEnd(7)} ${r.cost.padEnd(7)} ${r.updated.padEnd(9)} ${worker(r.worker ?? "-")}${clean(r.title)}`;
+    `${shortId(r.id)}  ${`${(statusMark as Record<string, string | undefined>)[r.status] ?? " "} ${String(r.status)}`.padEnd(13)} ${r.hat.padEnd(9)} ${r.iteration.padEnd(7)} ${r.cost.padEnd(7)} ${r.updated.padEnd(9)} ${worker(r.worker ?? "-")}${clean(r.title)}`;
   const counts = `${shown.length} of ${rows.length} session${rows.length === 1 ? "" : "s"} · filter: ${FILTERS[filter]}${source ? " · live" : ""}`;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
