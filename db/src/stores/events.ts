@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, max, sql } from "drizzle-orm";
 import type { EventStore, StoredEvent } from "@hatloop/core";
 import type { Db } from "../db.js";
 import { epochFor, type Fence } from "../fence.js";
@@ -41,7 +41,7 @@ export function eventStore(db: Db, listen?: Listen, fence?: Fence): EventStore {
     ...(listen
       ? {
           subscribe: (sessionId: string, onAppend: () => void) =>
-            listen(EVENTS_CHANNEL, (payload) => (payload === null || payload === sessionId) && onAppend()),
+            listen(EVENTS_CHANNEL, (payload) => (payload === null || sessionId === null || payload === sessionId) && onAppend()),
         }
       : {}),
     async after(sessionId, afterId, limit = 500) {
@@ -56,6 +56,14 @@ export function eventStore(db: Db, listen?: Listen, fence?: Fence): EventStore {
     async tail(sessionId, limit) {
       const rows = await db.select().from(events).where(eq(events.sessionId, sessionId)).orderBy(desc(events.id)).limit(limit);
       return rows.reverse().map(toStored);
+    },
+    async since(afterId, limit = 500) {
+      const rows = await db.select().from(events).where(gt(events.id, afterId)).orderBy(asc(events.id)).limit(limit);
+      return rows.map(toStored);
+    },
+    async lastId() {
+      const [row] = await db.select({ id: max(events.id) }).from(events);
+      return row?.id ?? 0;
     },
   };
 }

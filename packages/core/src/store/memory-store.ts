@@ -247,6 +247,12 @@ function unredactedMemoryStore(): InMemoryStore {
       async tail(id, limit) {
         return structuredClone(events.filter((e) => e.sessionId === id).slice(-limit));
       },
+      async since(afterId, limit = 500) {
+        return structuredClone(events.filter((e) => e.id > afterId).slice(0, limit));
+      },
+      async lastId() {
+        return events.at(-1)?.id ?? 0;
+      },
     },
     checklist: {
       async upsert(id, items) {

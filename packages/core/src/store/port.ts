@@ -217,11 +217,15 @@ export interface EventStore {
   after(sessionId: string, afterId: number, limit?: number): Promise<StoredEvent[]>;
   /** The newest `limit` events, oldest first. */
   tail(sessionId: string, limit: number): Promise<StoredEvent[]>;
+  /** Events of every session with id > afterId, oldest first: one follower for many sessions (the web console). */
+  since(afterId: number, limit?: number): Promise<StoredEvent[]>;
+  /** The id of the newest event of any session; 0 when there is none. */
+  lastId(): Promise<number>;
   /**
-   * Calls `onAppend` soon after events of the session are appended by any process, where the
+   * Calls `onAppend` soon after events of the session (null: of any session) are appended by any process, where the
    * database can push that (Postgres LISTEN/NOTIFY); absent elsewhere, and watchers poll.
    */
-  subscribe?(sessionId: string, onAppend: () => void): Promise<() => Promise<void>>;
+  subscribe?(sessionId: string | null, onAppend: () => void): Promise<() => Promise<void>>;
 }
 
 export interface ChecklistItem {

@@ -54,6 +54,22 @@ export function describeRecordsContract(t: StoreUnderTest): void {
       expect((await t.store.events.tail(id, 1))[0]!.payload).toEqual({ i: 4, hat: "planner" });
     });
 
+    it("are read across sessions after an id, oldest first, for one follower of them all", async () => {
+      const before = await t.store.events.lastId();
+      const [a, b] = [await t.session(), await t.session()];
+      await t.store.events.append(a, [{ iteration: 1, type: "iteration.start", payload: { hat: "planner" } }]);
+      await t.store.events.append(b, [{ iteration: 1, type: "iteration.start", payload: { hat: "critic" } }]);
+      await t.store.events.append(a, [{ iteration: 1, type: "iteration.end", payload: { hat: "planner" } }]);
+      const since = await t.store.events.since(before);
+      expect(since.map((e) => [e.sessionId, e.type])).toEqual([
+        [a, "iteration.start"],
+        [b, "iteration.start"],
+        [a, "iteration.end"],
+      ]);
+      expect(await t.store.events.lastId()).toBe(since.at(-1)!.id);
+      expect(await t.store.events.since(since[0]!.id, 1)).toMatchObject([{ sessionId: b }]);
+    });
+
     it("keep NULs and lone surrogates exactly, as messages do", async () => {
       const id = await t.session();
       const odd = "a\u0000b\ud800c\udc00d\uffff";
