@@ -34,7 +34,9 @@ import { commitHealth, recordHealth } from "./health-notes.js";
 export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null> {
   const { state } = ctx;
   const ending =
-    (await checkControl(ctx)) ?? checkBudgets(ctx) ?? (state.healthStop ? { kind: "health" as const, reason: state.healthStop } : null);
+    (await checkControl(ctx)) ??
+    (await checkBudgets(ctx)) ??
+    (state.healthStop ? { kind: "health" as const, reason: state.healthStop } : null);
   if (ending) return endRun(ctx, ending);
 
   await commit(ctx, { type: "iteration-started" });
@@ -97,7 +99,11 @@ async function checkControl(ctx: LoopContext): Promise<Ending | null> {
   return null;
 }
 
-function checkBudgets(ctx: LoopContext): Ending | null {
+/**
+ * The first budget reached, as an Ending. Before stopping there the session's row is read again: a
+ * budget raised meanwhile from elsewhere (the console, the API) is taken and the run goes on.
+ */
+async function checkBudgets(ctx: LoopContext): Promise<Ending | null> {
   const { state } = ctx;
   const use = {
     iterations: state.iteration,
@@ -105,6 +111,10 @@ function checkBudgets(ctx: LoopContext): Ending | null {
     costUsd: state.costUsd,
     runtimeMs: runtimeMs(state, ctx.now()),
   };
+  if (!exceededBudget(state.session.budgets, use)) return null;
+  const row = await ctx.deps.store.sessions.get(state.session.id);
+  if (row && JSON.stringify(row.budgets) !== JSON.stringify(state.session.budgets))
+    await commit(ctx, { type: "budgets-raised", budgets: row.budgets });
   const exceeded = exceededBudget(state.session.budgets, use);
   if (!exceeded) return null;
   report(ctx, { type: "budget.exceeded", data: exceeded });

@@ -28,6 +28,9 @@ export function apply(state: LoopState, change: Change, stored: readonly StoredE
     case "iteration-abandoned":
       state.iteration--;
       return;
+    case "budgets-raised":
+      state.session = { ...state.session, budgets: change.budgets };
+      return;
     case "paid":
       pay(state, change.usage, change.costUsd);
       return;

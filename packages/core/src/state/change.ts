@@ -1,7 +1,7 @@
 import type { HandoffCarry, Message } from "@hatloop/context";
 import type { Hat } from "../hats/hat.js";
 import type { ModelResponse, ToolSpec } from "../ports/model.js";
-import type { CheckpointReason, ChecklistItem, NewCheckpoint, Question, Usage } from "../store/port.js";
+import type { Budgets, CheckpointReason, ChecklistItem, NewCheckpoint, Question, Usage } from "../store/port.js";
 import type { ChecklistStep } from "./checklist-step.js";
 import type { Compaction, Measurement } from "./context-hook.js";
 import type { GuardState } from "./guard.js";
@@ -23,6 +23,8 @@ export type Change =
   | { type: "iteration-started" }
   /** The model call failed for good: the iteration did not happen and is redone on resume. */
   | { type: "iteration-abandoned" }
+  /** The budgets were raised from outside (the console, the API) while the run went on. */
+  | { type: "budgets-raised"; budgets: Budgets }
   /** The iteration's turn is closed: the row is brought up to date. */
   | { type: "iteration-finished"; startedAt: number; at: number }
   /** An answer or a compaction's summary calls were paid for (kept or not). */
