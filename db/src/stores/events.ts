@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, max, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, max, sql } from "drizzle-orm";
 import type { EventStore, StoredEvent } from "@hatloop/core";
 import type { Db } from "../db.js";
 import { epochFor, type Fence } from "../fence.js";
@@ -64,6 +64,25 @@ export function eventStore(db: Db, listen?: Listen, fence?: Fence): EventStore {
     async lastId() {
       const [row] = await db.select({ id: max(events.id) }).from(events);
       return row?.id ?? 0;
+    },
+    async latest(sessionIds) {
+      if (sessionIds.length === 0) return [];
+      const rows = await db
+        .selectDistinctOn([events.sessionId])
+        .from(events)
+        .where(inArray(events.sessionId, [...sessionIds]))
+        .orderBy(events.sessionId, desc(events.id));
+      return rows.map(toStored);
+    },
+    async ofTypes(sessionId, types, limit) {
+      if (types.length === 0) return [];
+      const rows = await db
+        .select()
+        .from(events)
+        .where(and(eq(events.sessionId, sessionId), inArray(events.type, [...types])))
+        .orderBy(desc(events.id))
+        .limit(limit);
+      return rows.reverse().map(toStored);
     },
   };
 }

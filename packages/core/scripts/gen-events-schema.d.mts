@@ -1,7 +1,5 @@
-import type { ZodType } from "zod";
-
 export declare const EVENTS_SCHEMA: string;
-export declare function eventsSchemaText(loopEventSchema: ZodType, version: number): string;
+export declare function eventsSchemaText(eventsJsonSchema: () => Record<string, unknown>): string;
 
 /** The parts of the generated schema its tests read: one variant per event type. */
 export interface EventsJsonSchema {

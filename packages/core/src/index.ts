@@ -2,6 +2,7 @@ export type * from "./store/port.js";
 export { LeaseLostError } from "./store/port.js";
 export * from "./config.js";
 export * from "./events.js";
+export { eventsJsonSchema } from "./events-schema.js";
 export * from "./ports/model.js";
 export type * from "./ports/git.js";
 export type * from "./ports/tools.js";

@@ -253,6 +253,12 @@ function unredactedMemoryStore(): InMemoryStore {
       async lastId() {
         return events.at(-1)?.id ?? 0;
       },
+      async latest(ids) {
+        return structuredClone(ids.flatMap((id) => events.findLast((e) => e.sessionId === id) ?? []));
+      },
+      async ofTypes(id, types, limit) {
+        return structuredClone(events.filter((e) => e.sessionId === id && types.includes(e.type)).slice(-limit));
+      },
     },
     checklist: {
       async upsert(id, items) {

@@ -221,6 +221,10 @@ export interface EventStore {
   since(afterId: number, limit?: number): Promise<StoredEvent[]>;
   /** The id of the newest event of any session; 0 when there is none. */
   lastId(): Promise<number>;
+  /** The newest event of each of these sessions (none for a session without events). */
+  latest(sessionIds: readonly string[]): Promise<StoredEvent[]>;
+  /** The newest `limit` events of a session of these types, oldest first (what a chart draws). */
+  ofTypes(sessionId: string, types: readonly string[], limit: number): Promise<StoredEvent[]>;
   /**
    * Calls `onAppend` soon after events of the session (null: of any session) are appended by any process, where the
    * database can push that (Postgres LISTEN/NOTIFY); absent elsewhere, and watchers poll.

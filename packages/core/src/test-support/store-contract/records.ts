@@ -68,6 +68,15 @@ export function describeRecordsContract(t: StoreUnderTest): void {
       ]);
       expect(await t.store.events.lastId()).toBe(since.at(-1)!.id);
       expect(await t.store.events.since(since[0]!.id, 1)).toMatchObject([{ sessionId: b }]);
+      expect((await t.store.events.latest([a, b, "none"])).map((e) => [e.sessionId, e.type]).sort()).toEqual(
+        [
+          [a, "iteration.end"],
+          [b, "iteration.start"],
+        ].sort(),
+      );
+      expect((await t.store.events.ofTypes(a, ["iteration.end", "tool.call"], 10)).map((e) => e.type)).toEqual(["iteration.end"]);
+      await t.store.events.append(a, [1, 2, 3].map((i) => ({ iteration: i, type: "usage.total", payload: { i } })));
+      expect((await t.store.events.ofTypes(a, ["usage.total"], 2)).map((e) => (e.payload as { i: number }).i)).toEqual([2, 3]);
     });
 
     it("keep NULs and lone surrogates exactly, as messages do", async () => {
