@@ -24,10 +24,20 @@ const layers = {
   "packages/tools": { name: "@hatloop/tools", imports: ["@hatloop/context", "@hatloop/core"] },
   db: { name: "@hatloop/db", imports: ["@hatloop/context", "@hatloop/core"] },
   "packages/tui": { name: "@hatloop/tui", imports: ["@hatloop/core"] },
+  "packages/console": { name: "@hatloop/console", imports: ["@hatloop/core"] },
   bench: { name: "@hatloop/bench", imports: ["@hatloop/context", "@hatloop/core", "@hatloop/db", "@hatloop/tui"] },
   "apps/cli": {
     name: "@hatloop/cli",
-    imports: ["@hatloop/context", "@hatloop/core", "@hatloop/db", "@hatloop/model", "@hatloop/tools", "@hatloop/tui", "@hatloop/prompts"],
+    imports: [
+      "@hatloop/context",
+      "@hatloop/core",
+      "@hatloop/db",
+      "@hatloop/model",
+      "@hatloop/tools",
+      "@hatloop/tui",
+      "@hatloop/console",
+      "@hatloop/prompts",
+    ],
   },
 };
 const workspacePackages = [...Object.values(layers).map((layer) => layer.name), "@hatloop/prompts"];

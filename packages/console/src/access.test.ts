@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedHosts } from "../src/serve/access.js";
+import { allowedHosts } from "./access.js";
 
 // The Host headers `serve` answers, by the address it is bound to (handoff-serve.test.ts
 // sends them to a real server bound to 0.0.0.0).

@@ -1,18 +1,14 @@
-import { createHash, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import { hostname, networkInterfaces } from "node:os";
 
-// Who may read the API. It binds to loopback, but a web page can still reach a loopback port
-// through DNS rebinding (its own name resolving to 127.0.0.1): such a request carries the page's
-// Host, so only the names of this server are accepted. A token (--token, HATLOOP_SERVE_TOKEN) also
-// keeps out other local users and programs: `Authorization: Bearer <token>`. Bound to every
-// interface (0.0.0.0, ::), this server's names are the machine's: its addresses and host name,
-// read again when a Host is not found (an address that changed since the start).
+// Which requests `hatloop serve` answers at all. It binds to loopback, but a web page can still
+// reach a loopback port through DNS rebinding (its own name resolving to 127.0.0.1): such a request
+// carries the page's Host, so only the names of this server are accepted. Bound to every interface
+// (0.0.0.0, ::), this server's names are the machine's: its addresses and host name, read again
+// when a Host is not found (an address that changed since the start). Tokens: auth.ts.
 
 export interface ServeAccess {
   /** Accepted Host headers (lower case, with the port); filled in once the port is known. */
   hosts: Set<string>;
-  token: string | null;
   /** Reads the accepted Host headers again (the machine's addresses now); unset: they never change. */
   refresh?: () => Set<string>;
 }
@@ -57,19 +53,9 @@ export function isWildcard(host: string): boolean {
   return WILDCARDS.has(bracketed(host));
 }
 
-/** Why the request may not be answered (status and message), or null when it may. */
-export function refusal(req: IncomingMessage, access: ServeAccess): { status: number; error: string } | null {
-  const host = (req.headers.host ?? "").toLowerCase();
-  if (!access.hosts.has(host) && access.refresh) access.hosts = access.refresh();
-  if (!access.hosts.has(host))
-    return { status: 403, error: `Host "${host}" is not this server's (expected one of ${[...access.hosts].join(", ")})` };
-  if (access.token === null) return null;
-  const given = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1]?.trim() ?? "";
-  return sameSecret(given, access.token) ? null : { status: 401, error: "a valid token is required: Authorization: Bearer <token>" };
-}
-
-/** Constant-time comparison (of digests, so lengths do not leak either). */
-function sameSecret(a: string, b: string): boolean {
-  const digest = (s: string) => createHash("sha256").update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
+/** Why a request for `host` (its Host header) may not be answered, or null when it may. */
+export function hostRefusal(host: string, access: ServeAccess): string | null {
+  const name = host.toLowerCase();
+  if (!access.hosts.has(name) && access.refresh) access.hosts = access.refresh();
+  return access.hosts.has(name) ? null : `Host "${name}" is not this server's (expected one of ${[...access.hosts].join(", ")})`;
 }

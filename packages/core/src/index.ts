@@ -40,7 +40,7 @@ export { messageText } from "./context/message-text.js";
 export { findRestorePoint, type RestorePoint } from "./loop/restore.js";
 export { totalTokens as totalUsageTokens } from "./state/loop-state.js";
 export { memoryStore, type InMemoryStore } from "./store/memory-store.js";
-export { followEvents, type FollowOptions } from "./persist/follow-events.js";
+export { followEvents, followStoredEvents, type FollowOptions } from "./persist/follow-events.js";
 export { describeEvent } from "./text/describe-event.js";
 export { commandName, setCommandName } from "./text/command-name.js";
 export { formatCost, formatDuration, formatTokens, shortId } from "./text/format.js";

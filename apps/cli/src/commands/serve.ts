@@ -1,32 +1,39 @@
-import { createServer } from "node:http";
 import type { Command } from "commander";
+import { ConsoleAuth, allowedHosts, isLoopback, isWildcard, type ServeAccess } from "@hatloop/console";
 import { usageError } from "../errors.js";
 import { printText } from "../output/print.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
-import { allowedHosts, isLoopback, isWildcard, type ServeAccess } from "../serve/access.js";
-import { apiHandler } from "../serve/api.js";
+import { serveConsole } from "../serve/server.js";
+
+// `hatloop serve`: the web console and the JSON API. Without a token it binds to loopback only, and
+// makes one for the console (printed in its login link); the API's reads stay open there as before.
 
 export async function serveAction(flags: { port: number; host: string; token?: string }, command: Command): Promise<void> {
-  const token = flags.token ?? process.env.HATLOOP_SERVE_TOKEN ?? null;
-  if (!isLoopback(flags.host) && !token)
+  const configured = flags.token ?? process.env.HATLOOP_SERVE_TOKEN ?? null;
+  if (!isLoopback(flags.host) && !configured)
     throw usageError(`serving on ${flags.host} exposes your sessions beyond this machine; set a token with --token or HATLOOP_SERVE_TOKEN`);
-  const store = await openConfiguredStore(configFor(command));
-  const access: ServeAccess = { hosts: new Set(), token };
-  const handle = apiHandler(store, access);
-  const server = createServer((req, res) => void handle(req, res));
+  const config = configFor(command);
+  const store = await openConfiguredStore(config);
+  const access: ServeAccess = { hosts: new Set() };
+  const token = configured ?? ConsoleAuth.generateToken();
+  const serving = serveConsole(store, config, { access, token, apiOpen: configured === null });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(flags.port, flags.host, () => resolve());
+    serving.server.once("error", reject);
+    serving.server.listen(flags.port, flags.host, () => resolve());
   });
-  const address = server.address();
+  const address = serving.server.address();
   const port = typeof address === "object" && address ? address.port : flags.port;
   access.hosts = allowedHosts(flags.host, port);
   if (isWildcard(flags.host)) access.refresh = () => allowedHosts(flags.host, port);
-  printText(`hatloop: serving on http://${flags.host}:${port}/api/sessions${token ? " (token required)" : ""} (Ctrl-C to stop)`);
+  const base = `http://${flags.host.includes(":") ? `[${flags.host}]` : flags.host}:${port}`;
+  const login = configured ? `${base}/login` : `${base}/login?token=${token}`;
+  printText(
+    `hatloop: serving on ${base}/ (console: ${login}; API: ${base}/api/v1/sessions${configured ? ", token required" : ""}) (Ctrl-C to stop)`,
+  );
   await new Promise<void>((resolve) => {
-    const stop = () => server.close(() => resolve());
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
   });
+  await serving.close();
   await store.close();
 }

@@ -1,5 +1,5 @@
 import type { LoopEvent } from "../events.js";
-import type { Store } from "../store/port.js";
+import type { Store, StoredEvent } from "../store/port.js";
 import { eventReader, type EventReader } from "./read-events.js";
 
 // Follows a session's events as they are stored, for watchers in another process. Where the store
@@ -24,8 +24,21 @@ export async function followEvents(
   onEvents: (events: LoopEvent[], lastId: number) => void,
   options: FollowOptions = {},
 ): Promise<void> {
-  let after = options.afterId ?? 0;
   const reader = options.reader ?? eventReader(() => {});
+  await followStoredEvents(store, sessionId, (batch) => onEvents(reader.read(batch), batch.at(-1)!.id), options);
+}
+
+/**
+ * Follows the stored events of a session, or of every session (null: one follower for all, the web
+ * console), handing each batch over as stored.
+ */
+export async function followStoredEvents(
+  store: Store,
+  sessionId: string | null,
+  onBatch: (batch: StoredEvent[]) => void,
+  options: Omit<FollowOptions, "reader"> = {},
+): Promise<void> {
+  let after = options.afterId ?? 0;
   // A notification that arrives while a query runs is kept, so the next wait ends at once.
   let pending: boolean;
   let wake: (() => void) | null = null;
@@ -37,10 +50,10 @@ export async function followEvents(
   try {
     while (!options.signal?.aborted) {
       pending = false;
-      const batch = await store.events.after(sessionId, after, 1000);
+      const batch = sessionId === null ? await store.events.since(after, 1000) : await store.events.after(sessionId, after, 1000);
       if (batch.length) {
         after = batch.at(-1)!.id;
-        onEvents(reader.read(batch), after);
+        onBatch(batch);
         if (batch.length === 1000) continue; // more waiting: no pause
       }
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by a callback or another task while this one awaited; TypeScript keeps the narrowing from before
