@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { assetAt } from "./assets.js";
@@ -50,7 +50,7 @@ export function createConsole(options: ConsoleOptions): Console {
   });
   actionRoutes(app, backend, auth);
   // Everything below needs a login (or the bearer token): pages go to the login form, the rest is refused.
-  app.use("*", async (c, next) => {
+  app.use("*", async (c: Context, next) => {
     if (auth.login(c) || auth.bearer(c)) return next();
     const path = new URL(c.req.url).pathname;
     if (c.req.method === "GET" && !path.startsWith("/live/") && !path.startsWith("/fragments/") && !c.req.header("hx-request"))

@@ -4,6 +4,7 @@ import { RowGone, RowInsert, RowOf, TotalsOf } from "./pages/fleet.js";
 import { Charts } from "./pages/charts.js";
 import { Checklist, Scratchpad, SessionHead } from "./pages/session.js";
 import { FleetBody } from "./pages/workers.js";
+import { toHtml } from "./render.js";
 
 // One follower of every session's events feeds every open page. A session page gets its new events
 // at once, and its head, checklist and charts redrawn soon after (at most every
@@ -124,12 +125,12 @@ export class LiveHub {
       const detail = await this.backend.session(sessionId);
       if (!detail) continue;
       let html =
-        String(SessionHead({ detail, now: this.now(), oob: true })) +
-        String(Checklist({ detail, oob: true })) +
-        String(Scratchpad({ text: detail.row.session.scratchpad, oob: true }));
+        toHtml(SessionHead({ detail, now: this.now(), oob: true })) +
+        toHtml(Checklist({ detail, oob: true })) +
+        toHtml(Scratchpad({ text: detail.row.session.scratchpad, oob: true }));
       if (charts) {
         const series = await this.backend.series(sessionId);
-        html += String(Charts({ series, maxCostUsd: detail.row.session.budgets.maxCostUsd, oob: true }));
+        html += toHtml(Charts({ series, maxCostUsd: detail.row.session.budgets.maxCostUsd, oob: true }));
       }
       for (const w of watchers) w.feed.head(html);
     }
@@ -152,20 +153,20 @@ export class LiveHub {
   private rowChange(watch: FleetWatch, id: string, row: SessionRow | undefined): string[] {
     const now = this.now();
     const wanted = row !== undefined && matchesQuery(row, watch.query);
-    if (wanted && watch.shown.has(id)) return [String(RowOf({ row, now, oob: true }))];
+    if (wanted && watch.shown.has(id)) return [toHtml(RowOf({ row, now, oob: true }))];
     if (wanted) {
       watch.shown.add(id);
-      return [String(RowInsert({ row, now }))];
+      return [toHtml(RowInsert({ row, now }))];
     }
     if (!watch.shown.delete(id)) return [];
-    return [String(RowGone({ id }))];
+    return [toHtml(RowGone({ id }))];
   }
 
   private async pushTotals(): Promise<void> {
     this.timers.totals = null;
     if (!this.fleets.size) return;
     const { totals } = await this.backend.sessions({ limit: 0 });
-    const html = String(TotalsOf({ totals, oob: true }));
+    const html = toHtml(TotalsOf({ totals, oob: true }));
     for (const watch of this.fleets) watch.send("rows", html);
   }
 
@@ -173,7 +174,7 @@ export class LiveHub {
     this.workersTimer = null;
     if (!this.workers.size) return;
     try {
-      const html = String(FleetBody({ fleet: await this.backend.fleet(), now: this.now(), oob: true }));
+      const html = toHtml(FleetBody({ fleet: await this.backend.fleet(), now: this.now(), oob: true }));
       if (html !== this.lastWorkers) for (const send of this.workers) send("fleet", html);
       this.lastWorkers = html;
     } finally {

@@ -30,7 +30,7 @@ export function apiApp(store: Store, backend: ConsoleBackend, auth: ConsoleAuth)
     return { session: found.session };
   };
 
-  api.use("*", async (c, next) => {
+  api.use("*", async (c: Context, next) => {
     if (c.req.method === "GET" && !auth.mayReadApi(c))
       return send(c, 401, { error: "a valid token is required: Authorization: Bearer <token>" }, { "www-authenticate": "Bearer" });
     return next();

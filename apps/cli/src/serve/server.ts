@@ -35,7 +35,8 @@ export function serveConsole(
   root.route("/api", apiApp(store, backend, auth));
   root.route("/", web.app);
   void web.hub.start((error) => printError(`serve: following events stopped: ${error instanceof Error ? error.message : String(error)}`));
-  const server = createServer(getRequestListener(root.fetch));
+  const listener = getRequestListener(root.fetch);
+  const server = createServer((req, res) => void listener(req, res));
   return {
     server,
     close: async () => {

@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import type { ConsoleAuth } from "../auth.js";
 import type { ActionResult, ConsoleAction, ConsoleBackend } from "../backend.js";
 import { MessagePage } from "../pages/layout.js";
+import { toHtml } from "../render.js";
 
 // Logging in, and the actions a page's buttons and forms post. Each action needs the login and its
 // CSRF token (auth.ts); its answer is one line for the page's notice area, also when refused.
@@ -11,7 +12,7 @@ const KINDS = ["stop", "resume", "answer", "raise-budget", "retry", "rerun"] as 
 export function actionRoutes(app: Hono, backend: ConsoleBackend, auth: ConsoleAuth): void {
   const loginPage = (c: Context, error: string | null, status: 200 | 401) =>
     c.html(
-      `<!doctype html>${String(
+      `<!doctype html>${toHtml(
         MessagePage({
           title: "Log in to hatloop",
           message: error ?? "Paste the token hatloop serve printed (or open the link it printed).",
@@ -62,7 +63,7 @@ function notice(result: ActionResult): string {
       <a href={`/sessions/${result.sessionId}`}>open it</a>
     </>
   ) : null;
-  return String(
+  return toHtml(
     <p class={result.ok ? "ok" : "err"}>
       {result.message}
       {link}

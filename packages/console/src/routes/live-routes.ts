@@ -6,6 +6,7 @@ import { RowOf, TotalsOf } from "../pages/fleet.js";
 import { StreamItem } from "../pages/stream.js";
 import { FleetBody } from "../pages/workers.js";
 import { parseQuery } from "../query.js";
+import { toHtml } from "../render.js";
 
 // The pages' live streams (Server-Sent Events, which htmx's SSE extension swaps into the page). Each
 // starts with what may have changed since the page was drawn, then follows the hub. A comment every
@@ -42,8 +43,8 @@ export function liveRoutes(app: Hono, backend: ConsoleBackend, hub: LiveHub, now
         rows.map((r) => r.session.id),
         send,
       );
-      const body = rows.map((row) => String(RowOf({ row, now: now() }))).join("");
-      send("rows", `<tbody id="rows" hx-swap-oob="true">${body}</tbody>${String(TotalsOf({ totals, oob: true }))}`);
+      const body = rows.map((row) => toHtml(RowOf({ row, now: now() }))).join("");
+      send("rows", `<tbody id="rows" hx-swap-oob="true">${body}</tbody>${toHtml(TotalsOf({ totals, oob: true }))}`);
       await held(stream, stop);
     }),
   );
@@ -59,7 +60,7 @@ export function liveRoutes(app: Hono, backend: ConsoleBackend, hub: LiveHub, now
         const fresh = events.filter((e) => e.id > last);
         if (!fresh.length) return;
         last = fresh.at(-1)!.id;
-        const html = fresh.map((stored) => String(StreamItem({ sessionId, stored }) ?? "")).join("");
+        const html = fresh.map((stored) => toHtml(StreamItem({ sessionId, stored }))).join("");
         if (html) send("events", html);
       };
       const stop = hub.watchSession(sessionId, {
@@ -79,7 +80,7 @@ export function liveRoutes(app: Hono, backend: ConsoleBackend, hub: LiveHub, now
     streamSSE(c, async (stream) => {
       const send = writer(stream);
       const stop = hub.watchWorkers(send);
-      send("fleet", String(FleetBody({ fleet: await backend.fleet(), now: now(), oob: true })));
+      send("fleet", toHtml(FleetBody({ fleet: await backend.fleet(), now: now(), oob: true })));
       await held(stream, stop);
     }),
   );

@@ -8,6 +8,7 @@ import { DiffBody, ResultBody } from "../pages/stream.js";
 import { WorkersPage } from "../pages/workers.js";
 import { parseQuery } from "../query.js";
 import { PAGE_ROWS } from "./live-routes.js";
+import { page, toHtml } from "../render.js";
 
 // The pages and the fragments they fetch. A filter change asks for the sessions table alone (an htmx
 // request), a reload for the whole page, at the same address.
@@ -22,21 +23,17 @@ export function pageRoutes(app: Hono, backend: ConsoleBackend, auth: ConsoleAuth
     const query = parseQuery(new URL(c.req.url).searchParams);
     const { rows, totals } = await backend.sessions({ ...query, limit: PAGE_ROWS });
     c.header("vary", "HX-Request");
-    if (c.req.header("hx-request")) return c.html(String(SessionTable({ rows, query, now: now() })));
+    if (c.req.header("hx-request")) return c.html(toHtml(SessionTable({ rows, query, now: now() })));
     const fleet = await backend.fleet();
     const workers = [
       ...new Set([...(fleet?.workers.map((w) => w.name) ?? []), ...rows.flatMap((r) => (r.worker ? [r.worker] : []))]),
     ].sort();
-    return c.html(`<!doctype html>${String(FleetPage({ rows, totals, query, workers, csrf: csrf(c), now: now() }))}`);
+    return c.html(page(FleetPage({ rows, totals, query, workers, csrf: csrf(c), now: now() })));
   });
 
   app.get("/sessions/:id", async (c) => {
     const detail = await backend.session(c.req.param("id"));
-    if (!detail)
-      return c.html(
-        `<!doctype html>${String(MessagePage({ title: "Not found", message: `No session matches ${c.req.param("id")}.` }))}`,
-        404,
-      );
+    if (!detail) return c.html(page(MessagePage({ title: "Not found", message: `No session matches ${c.req.param("id")}.` })), 404);
     const id = detail.row.session.id;
     if (id !== c.req.param("id")) return c.redirect(`/sessions/${id}`, 303);
     const [events, series, lastEventId] = await Promise.all([
@@ -46,22 +43,20 @@ export function pageRoutes(app: Hono, backend: ConsoleBackend, auth: ConsoleAuth
     ]);
     // Ids order every session's events: the stream goes on after the newest one drawn, or after now.
     const lastId = events.at(-1)?.id ?? lastEventId;
-    return c.html(`<!doctype html>${String(SessionPage({ detail, events, series, lastId, csrf: csrf(c), now: now() }))}`);
+    return c.html(page(SessionPage({ detail, events, series, lastId, csrf: csrf(c), now: now() })));
   });
 
-  app.get("/workers", async (c) =>
-    c.html(`<!doctype html>${String(WorkersPage({ fleet: await backend.fleet(), csrf: csrf(c), now: now() }))}`),
-  );
+  app.get("/workers", async (c) => c.html(page(WorkersPage({ fleet: await backend.fleet(), csrf: csrf(c), now: now() }))));
 
   app.get("/fragments/sessions/:id/result/:iteration/:call", async (c) => {
     const iteration = Number(c.req.param("iteration"));
     const text = Number.isInteger(iteration) ? await backend.toolResult(c.req.param("id"), iteration, c.req.param("call")) : null;
-    return c.html(String(ResultBody({ text })));
+    return c.html(toHtml(ResultBody({ text })));
   });
 
   app.get("/fragments/sessions/:id/diff/:commit", async (c) => {
     const commit = c.req.param("commit");
     const diff = /^[0-9a-f]{7,40}$/.test(commit) ? await backend.diff(c.req.param("id"), commit) : null;
-    return c.html(String(DiffBody({ diff })));
+    return c.html(toHtml(DiffBody({ diff })));
   });
 }
