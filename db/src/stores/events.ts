@@ -40,7 +40,7 @@ export function eventStore(db: Db, listen?: Listen, fence?: Fence): EventStore {
     },
     ...(listen
       ? {
-          subscribe: (sessionId: string, onAppend: () => void) =>
+          subscribe: (sessionId: string | null, onAppend: () => void) =>
             listen(EVENTS_CHANNEL, (payload) => (payload === null || sessionId === null || payload === sessionId) && onAppend()),
         }
       : {}),
