@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { budgetOptions, positiveInt, pullRequestOptions } from "../options.js";
+import { budgetOptions, integerOption, positiveInt, pullRequestOptions } from "../options.js";
 import { lazy } from "./lazy.js";
 
 // The fleet's commands (docs/fleet.md): submit (queue a task), worker (run queued sessions), stop (from anywhere).
@@ -12,6 +12,7 @@ export function registerFleetCommands(program: Command): void {
     .option("--task-file <file>", "read the task from a file")
     .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
     .option("--base <branch>", "the remote's branch the task starts from (default: the one its HEAD names); also the pull request's base")
+    .option("--priority <n>", "a whole number: higher runs first (default 0)", integerOption)
     .option("--hat <name>", "starting hat (default: planner)");
   pullRequestOptions(budgetOptions(submit, false))
     .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
