@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { NewSession, SessionRecord } from "@hatloop/core";
 import type { Db } from "../db.js";
 import { drizzle as drizzleProxy } from "drizzle-orm/pg-proxy";
@@ -60,6 +60,8 @@ export interface FleetStore {
   startSucceeded(sessionId: string): Promise<void>;
   /** Takes a dead-lettered session out of the dead letters (attempts from zero); false if it was not. */
   revive(sessionId: string): Promise<boolean>;
+  /** The newest session each of these schedules created. */
+  lastFirings(schedules: string[]): Promise<Map<string, { sessionId: string; at: Date }>>;
 }
 
 export function fleetStore(db: Db): FleetStore {
@@ -131,6 +133,19 @@ export function fleetStore(db: Db): FleetStore {
         .where(and(eq(fleetSessions.sessionId, sessionId), isNotNull(fleetSessions.deadLetteredAt)))
         .returning({ id: fleetSessions.sessionId });
       return rows.length > 0;
+    },
+    async lastFirings(schedules) {
+      if (schedules.length === 0) return new Map();
+      const rows = await db
+        .selectDistinctOn([fleetSessions.schedule], {
+          schedule: fleetSessions.schedule,
+          sessionId: fleetSessions.sessionId,
+          at: fleetSessions.createdAt,
+        })
+        .from(fleetSessions)
+        .where(inArray(fleetSessions.schedule, schedules))
+        .orderBy(fleetSessions.schedule, desc(fleetSessions.createdAt));
+      return new Map(rows.map((r) => [r.schedule!, { sessionId: r.sessionId, at: r.at }]));
     },
   };
 }

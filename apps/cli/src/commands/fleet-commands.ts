@@ -5,20 +5,38 @@ import { lazy } from "./lazy.js";
 // The fleet's commands (docs/fleet.md): submit (queue a task), worker (run queued sessions), stop (from anywhere).
 
 export function registerFleetCommands(program: Command): void {
-  const submit = program
-    .command("submit")
-    .description("queue a task for the fleet's workers (needs a Postgres --db); prints the session id")
-    .argument("[task...]", "what to do, in plain words; - reads it from stdin")
-    .option("--task-file <file>", "read the task from a file")
-    .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
-    .option("--base <branch>", "the remote's branch the task starts from (default: the one its HEAD names); also the pull request's base")
-    .option("--priority <n>", "a whole number: higher runs first (default 0)", integerOption)
-    .option("--hat <name>", "starting hat (default: planner)");
-  pullRequestOptions(budgetOptions(submit, false))
-    .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
-    .option("--provider <name>", "where the workers call the model: anthropic, bedrock or vertex (their environment has its credentials)")
+  submitOptions(
+    program
+      .command("submit")
+      .description("queue a task for the fleet's workers (needs a Postgres --db); prints the session id")
+      .argument("[task...]", "what to do, in plain words; - reads it from stdin"),
+  )
     .option("--json", 'print {"id": ...}')
     .action(lazy(async () => (await import("./fleet.js")).submitAction));
+
+  submitOptions(
+    program
+      .command("schedule")
+      .description("run a task on a schedule: each firing (pg-boss cron, run by the workers) submits it as a new session")
+      .argument("<cron>", 'when: a cron expression, e.g. "0 3 * * *" (03:00 every day, UTC unless --tz)')
+      .argument("[task...]", "what to do, in plain words; - reads it from stdin"),
+  )
+    .option("--name <name>", "the schedule's name, for schedules and unschedule (default: generated)")
+    .option("--tz <zone>", "the time zone the expression is read in, e.g. Europe/Berlin (default: UTC)")
+    .option("--json", 'print {"name": ...}')
+    .action(lazy(async () => (await import("./schedule.js")).scheduleAction));
+
+  program
+    .command("schedules")
+    .description("list the schedules: name, cron, next and last firing, repository, task")
+    .option("--json", "print them as a JSON array")
+    .action(lazy(async () => (await import("./schedule.js")).schedulesAction));
+
+  program
+    .command("unschedule")
+    .description("remove a schedule (the sessions it created stay)")
+    .argument("<name>", "the schedule's name")
+    .action(lazy(async () => (await import("./schedule.js")).unscheduleAction));
 
   program
     .command("worker")
@@ -34,4 +52,17 @@ export function registerFleetCommands(program: Command): void {
     .argument("<session>", "session id or a unique prefix of it")
     .option("--json", "print the outcome as JSON")
     .action(lazy(async () => (await import("./fleet.js")).stopAction));
+}
+
+/** What submit and schedule both take: the task's repository, base, priority, hat, budgets, model. */
+function submitOptions(command: Command): Command {
+  command
+    .option("--task-file <file>", "read the task from a file")
+    .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
+    .option("--base <branch>", "the remote's branch the task starts from (default: the one its HEAD names); also the pull request's base")
+    .option("--priority <n>", "a whole number: higher runs first (default 0)", integerOption)
+    .option("--hat <name>", "starting hat (default: planner)");
+  return pullRequestOptions(budgetOptions(command, false))
+    .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
+    .option("--provider <name>", "where the workers call the model: anthropic, bedrock or vertex (their environment has its credentials)");
 }

@@ -62,7 +62,7 @@ export type SubmitFlags = RunFlags & { base?: string; priority?: number };
 async function submitTask(words: string[], flags: SubmitFlags, command: Command): Promise<number> {
   const { config, submission } = await submissionOf(words, flags, command, "submit");
   const url = serverUrl(config, "submit");
-  const baseCommit = await asCliError(remoteCommit(submission.repoUrl, flags.base).catch(withRemedy));
+  const baseCommit = await startCommit(submission.repoUrl, flags.base);
   const store = await openConfiguredStore(config); // migrates the database first
   let id: string;
   try {
@@ -121,6 +121,11 @@ export async function withQueue<T>(url: string, config: HatloopConfig, action: (
   } finally {
     await boss.stop({ graceful: false, close: true }).catch(() => {});
   }
+}
+
+/** The commit a task starts from: the remote's `base` branch, or the one its HEAD names (exit 2 if none). */
+export function startCommit(repoUrl: string, base: string | undefined): Promise<string> {
+  return asCliError(remoteCommit(repoUrl, base).catch(withRemedy));
 }
 
 /** A remote whose HEAD names a missing branch: the two ways out. */

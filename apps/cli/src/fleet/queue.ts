@@ -12,7 +12,7 @@ import { printError } from "../output/print.js";
 
 export const QUEUE = "hatloop-sessions";
 /** Where pg-boss's cron sends each firing of a schedule (hatloop schedule); a worker makes it a session. */
-const SCHEDULE_QUEUE = "hatloop-schedules";
+export const SCHEDULE_QUEUE = "hatloop-schedules";
 const QUEUE_SCHEMA = "pgboss";
 /** pg-boss's longest job expiry: a session that runs longer is retried and resumes from its checkpoint. */
 const EXPIRE_SECONDS = 24 * 3_600;

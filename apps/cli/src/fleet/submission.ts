@@ -43,9 +43,9 @@ export async function createSession(
   boss: PgBoss,
   queueConfig: HatloopConfig,
   submission: Submission,
-  origin: { baseCommit: string; schedule?: string },
+  origin: { baseCommit: string; schedule?: string; id?: string },
 ): Promise<Submitted> {
-  const id = randomUUID();
+  const id = origin.id ?? randomUUID();
   const { jobId } = await submitSession(
     url,
     newSessionOf(id, submission, origin.baseCommit),

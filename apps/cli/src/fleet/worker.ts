@@ -9,6 +9,7 @@ import { fleetStore, takeRepoSlot, type DbStore } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { printText } from "../output/print.js";
+import { remoteCommit } from "@hatloop/tools";
 import { gitPort } from "../session/deps.js";
 import { runLeasedSession } from "../session/drive.js";
 import { baselineFor, gateCommands } from "../session/gates.js";
@@ -16,7 +17,9 @@ import { takeLease, type Lease } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
 import { watchStopRequests } from "../session/stop-requests.js";
 import { lostWorkNote } from "./lost-work.js";
-import { QUEUE, type JobData } from "./queue.js";
+import { fire } from "./firing.js";
+import { QUEUE, SCHEDULE_QUEUE, type JobData } from "./queue.js";
+import type { ScheduleData } from "./schedules.js";
 import { clearLeftWorktrees, prepareWorkspace, pushingGitPort, removeWorkspace, workerDir, type PreparedWorkspace } from "./workspace.js";
 
 // `hatloop worker`: takes sessions from the queue and runs each with the same loop as `hatloop run`.
@@ -69,16 +72,21 @@ export class Worker {
       Math.min(1_000, config.fleet.poll),
     );
     const done = new Promise<number>((resolve) => this.onSignals(resolve));
+    const poll = Math.max(0.5, config.fleet.poll / 1_000);
     await boss.work<JobData>(
       QUEUE,
       {
         localConcurrency: concurrency,
         batchSize: 1,
-        pollingIntervalSeconds: Math.max(0.5, config.fleet.poll / 1_000),
+        pollingIntervalSeconds: poll,
         ...(config.fleet.maxPerRepo ? { groupConcurrency: config.fleet.maxPerRepo } : {}),
       },
       async ([job]) => this.handle(job!),
     );
+    await boss.work<ScheduleData>(SCHEDULE_QUEUE, { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: poll }, async ([job]) => {
+      const fired = await fire(this.options.store, boss, config, job!);
+      if (fired.created) this.say("schedule fired", { schedule: job!.data.schedule, session: fired.sessionId });
+    });
     this.say("ready", { concurrency, maxPerRepo: config.fleet.maxPerRepo ?? null });
     try {
       return await done;
@@ -109,6 +117,7 @@ export class Worker {
     this.draining = true;
     // Not waiting for the running jobs (offWork's default): they end only once interrupted, below.
     await this.options.boss.offWork(QUEUE, { wait: false }).catch(() => {});
+    await this.options.boss.offWork(SCHEDULE_QUEUE, { wait: true }).catch(() => {});
     for (const run of this.running.values()) {
       run.drained = true;
       run.control.interrupt();
@@ -187,6 +196,12 @@ export class Worker {
     run.lease = await this.takeLeaseWaiting(run);
     const { epoch } = run.lease;
     const fenced = store.fenced(run.session.id, epoch);
+    if (!run.session.baseCommit) {
+      // A schedule's firing: the base branch is read now, when the session starts.
+      const baseCommit = await remoteCommit(repoUrl, (await this.fleet.get(run.session.id))?.base ?? undefined);
+      await fenced.sessions.update(run.session.id, { baseCommit });
+      run.session = { ...run.session, baseCommit };
+    }
     const workspace = (run.workspace = await prepareWorkspace({
       dir: workerDir(name),
       repoUrl,
