@@ -56,7 +56,7 @@ export interface FleetStore {
    * row. Returns the attempts so far and whether it is dead-lettered now.
    */
   startFailed(sessionId: string, error: string, limit: number): Promise<{ attempts: number; deadLettered: boolean }>;
-  /** A start went through: the count of failed ones begins again. */
+  /** A start went through: the count of failed ones begins again, the last one's error goes. */
   startSucceeded(sessionId: string): Promise<void>;
   /** Takes a dead-lettered session out of the dead letters (attempts from zero); false if it was not. */
   revive(sessionId: string): Promise<boolean>;
@@ -124,7 +124,9 @@ export function fleetStore(db: Db): FleetStore {
       await db
         .update(fleetSessions)
         .set({ startAttempts: 0, startError: null })
-        .where(and(eq(fleetSessions.sessionId, sessionId), sql`${fleetSessions.startAttempts} > 0`));
+        .where(
+          and(eq(fleetSessions.sessionId, sessionId), sql`(${fleetSessions.startAttempts} > 0 or ${fleetSessions.startError} is not null)`),
+        );
     },
     async revive(sessionId) {
       const rows = await db

@@ -39,6 +39,20 @@ export function registerFleetCommands(program: Command): void {
     .action(lazy(async () => (await import("./schedule.js")).unscheduleAction));
 
   program
+    .command("retry")
+    .description("queue a dead-lettered session again (one whose starts failed: clone, fetch, base branch)")
+    .argument("<session>", "session id or a unique prefix of it")
+    .option("--json", 'print {"id": ...}')
+    .action(lazy(async () => (await import("./retry.js")).retryAction));
+
+  program
+    .command("rerun")
+    .description("run a fleet session's task again as a new session (same repository, base, priority, options); prints its id")
+    .argument("<session>", "session id or a unique prefix of it")
+    .option("--json", 'print {"id": ..., "from": ...}')
+    .action(lazy(async () => (await import("./retry.js")).rerunAction));
+
+  program
     .command("worker")
     .description("run queued sessions (needs a Postgres --db); SIGTERM drains, a second SIGTERM or SIGINT stops at once")
     .option("--concurrency <n>", "sessions run at once by this worker", positiveInt, 1)

@@ -4,21 +4,19 @@ import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { redactSecrets } from "@hatloop/context";
-import type { PgBoss } from "pg-boss";
 import { type HatloopConfig, type SessionRecord } from "@hatloop/core";
 import { fleetStore, type DbStore } from "@hatloop/db";
 import { contextWindowOf } from "@hatloop/model";
-import { remoteCommit, WorkspaceError } from "@hatloop/tools";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { printJson, printText } from "../output/print.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { isLive } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
-import { asCliError, checkTaskSize } from "../session/plan.js";
-import { enqueue, openQueue, QUEUE, serverUrl } from "../fleet/queue.js";
+import { checkTaskSize } from "../session/plan.js";
+import { enqueue, openQueue, QUEUE, serverUrl, withQueue } from "../fleet/queue.js";
 import { Worker } from "../fleet/worker.js";
-import { createSession, type Submission } from "../fleet/submission.js";
+import { createSession, startCommit, type Submission } from "../fleet/submission.js";
 import { runConfigFlags, taskText, type RunFlags } from "./run.js";
 import { bundledHatsDir } from "../session/paths.js";
 import { loadHats } from "../session/prompt-files.js";
@@ -113,31 +111,6 @@ export async function submissionOf(
   };
 }
 
-/** A queue client for one action, closed after it. */
-export async function withQueue<T>(url: string, config: HatloopConfig, action: (boss: PgBoss) => Promise<T>): Promise<T> {
-  const boss = await openQueue(url, config, { supervise: false });
-  try {
-    return await action(boss);
-  } finally {
-    await boss.stop({ graceful: false, close: true }).catch(() => {});
-  }
-}
-
-/** The commit a task starts from: the remote's `base` branch, or the one its HEAD names (exit 2 if none). */
-export function startCommit(repoUrl: string, base: string | undefined): Promise<string> {
-  return asCliError(remoteCommit(repoUrl, base).catch(withRemedy));
-}
-
-/** A remote whose HEAD names a missing branch: the two ways out. */
-function withRemedy(error: unknown): never {
-  if (error instanceof WorkspaceError && error.code === "dangling_head")
-    throw new WorkspaceError(
-      error.code,
-      `${error.message}; pass --base <branch> to start from one of them, or point the remote's HEAD at one (in the remote: git symbolic-ref HEAD refs/heads/<branch>; on a hosting site: its default branch setting)`,
-    );
-  throw error;
-}
-
 /** A local path becomes absolute (workers on this machine can reach it); a URL stays as given. */
 function repositoryOf(repo: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo)) return repo;
@@ -201,6 +174,7 @@ export async function requeue(store: DbStore, config: HatloopConfig, session: Se
   const boss = await openQueue(url, config, { supervise: false });
   try {
     await fleet.clearStop(session.id);
+    await fleet.revive(session.id); // a dead-lettered session resumed is tried afresh, as retry does
     const deadline = Date.now() + patienceMs;
     const job = { sessionId: session.id, repoUrl: row.repoUrl, priority: row.priority };
     let jobId = await enqueue(boss, config, job);

@@ -2,10 +2,11 @@ import type { Command } from "commander";
 import { ExitCode } from "../errors.js";
 import { formatAge, shortId, table } from "../format.js";
 import { printJson, printText } from "../output/print.js";
-import { serverUrl } from "../fleet/queue.js";
+import { serverUrl, withQueue } from "../fleet/queue.js";
+import { startCommit } from "../fleet/submission.js";
 import { addSchedule, listSchedules, removeSchedule } from "../fleet/schedules.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
-import { startCommit, submissionOf, withQueue, type SubmitFlags } from "./fleet.js";
+import { submissionOf, type SubmitFlags } from "./fleet.js";
 
 // hatloop schedule / schedules / unschedule: recurring tasks on pg-boss's cron (fleet/schedules.ts).
 // A schedule is checked as submit checks its task (and the repository's base branch is read once

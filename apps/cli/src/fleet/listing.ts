@@ -61,7 +61,7 @@ export function fleetLines(view: FleetView | undefined): string[] {
   const queue =
     view.queue === "queued" ? "queued, waiting for a worker" : view.queue === "active" ? "taken by a worker" : "not in the queue";
   return [
-    `fleet      ${view.deadLettered ? "dead-lettered (its starts failed; hatloop retry queues it again)" : queue}${view.worker ? `; worker ${view.worker}` : ""}`,
+    `fleet      ${view.deadLettered ? "dead-lettered, out of the queue" : queue}${view.worker ? `; worker ${view.worker}` : ""}`,
     `repo       ${view.repo}`,
     `priority   ${view.priority}`,
     ...(view.startError ? [`start      failed: ${view.startError}`] : []),

@@ -91,3 +91,13 @@ export function enqueue(
   };
   return boss.send(QUEUE, { sessionId } satisfies JobData, options);
 }
+
+/** A queue client for one action, closed after it. */
+export async function withQueue<T>(url: string, config: HatloopConfig, action: (boss: PgBoss) => Promise<T>): Promise<T> {
+  const boss = await openQueue(url, config, { supervise: false });
+  try {
+    return await action(boss);
+  } finally {
+    await boss.stop({ graceful: false, close: true }).catch(() => {});
+  }
+}

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { PgBoss } from "pg-boss";
 import { configSchema, type HatloopConfig, type NewSession } from "@hatloop/core";
 import { submitSession } from "@hatloop/db";
-import { taskBranchName } from "@hatloop/tools";
+import { remoteCommit, taskBranchName, WorkspaceError } from "@hatloop/tools";
 import { CliError } from "../errors.js";
 import { shortId } from "../format.js";
+import { asCliError } from "../session/plan.js";
 import { titleOf } from "../session/start.js";
 import { enqueue } from "./queue.js";
 
@@ -82,4 +83,19 @@ function newSessionOf(id: string, submission: Submission, baseCommit: string): N
     pid: null,
     host: null,
   };
+}
+
+/** The commit a task starts from: the remote's `base` branch, or the one its HEAD names (exit 2 if none). */
+export function startCommit(repoUrl: string, base: string | undefined): Promise<string> {
+  return asCliError(remoteCommit(repoUrl, base).catch(withRemedy));
+}
+
+/** A remote whose HEAD names a missing branch: the two ways out. */
+function withRemedy(error: unknown): never {
+  if (error instanceof WorkspaceError && error.code === "dangling_head")
+    throw new WorkspaceError(
+      error.code,
+      `${error.message}; pass --base <branch> to start from one of them, or point the remote's HEAD at one (in the remote: git symbolic-ref HEAD refs/heads/<branch>; on a hosting site: its default branch setting)`,
+    );
+  throw error;
 }

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Job, PgBoss } from "pg-boss";
 import { errorMessage } from "@hatloop/context";
 import { configSchema, LoopControl, type HatloopConfig, type LoopOutcome, type SessionRecord } from "@hatloop/core";
-import { fleetStore, takeRepoSlot, type DbStore } from "@hatloop/db";
+import { fleetStore, setRetryDelay, takeRepoSlot, type DbStore, type FleetRow } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { printText } from "../output/print.js";
@@ -30,6 +30,9 @@ import { clearLeftWorktrees, prepareWorkspace, pushingGitPort, removeWorkspace, 
 
 /** Thrown by a job handler to put its session back in the queue (pg-boss retries a failed job). */
 class BackToQueue extends Error {}
+
+/** A session that could not start: its repository could not be cloned or fetched, its base not found. */
+class StartFailed extends Error {}
 
 interface Running {
   session: SessionRecord;
@@ -169,12 +172,16 @@ export class Worker {
     let slot: { release(): Promise<void> } | null = null;
     try {
       slot = await this.repoSlot(run, fleetRow.repoUrl);
-      const outcome = await this.runSession(run, fleetRow.repoUrl);
+      const outcome = await this.runSession(run, { ...fleetRow, repoUrl: fleetRow.repoUrl });
       if (run.drained) throw new BackToQueue(`session ${shortId(found.id)} drained`);
       if (run.stopped) await this.fleet.clearStop(found.id);
       this.say("session ended", { session: found.id, status: outcome.status, reason: outcome.reason, ms: Date.now() - started });
       return { status: outcome.status };
     } catch (error) {
+      if (error instanceof StartFailed) {
+        await run.lease?.release();
+        return await this.startFailed(job, found, error.message);
+      }
       if (!(error instanceof BackToQueue)) this.say("session failed", { session: found.id, error: errorMessage(error) });
       else this.say("session back to the queue", { session: found.id });
       throw error;
@@ -190,26 +197,34 @@ export class Worker {
     }
   }
 
-  private async runSession(run: Running, repoUrl: string): Promise<LoopOutcome> {
+  private async runSession(run: Running, fleetRow: FleetRow & { repoUrl: string }): Promise<LoopOutcome> {
     const { store, name } = this.options;
+    const { repoUrl } = fleetRow;
     const config = sessionConfig(run.session, this.options.config);
     run.lease = await this.takeLeaseWaiting(run);
     const { epoch } = run.lease;
     const fenced = store.fenced(run.session.id, epoch);
     if (!run.session.baseCommit) {
       // A schedule's firing: the base branch is read now, when the session starts.
-      const baseCommit = await remoteCommit(repoUrl, (await this.fleet.get(run.session.id))?.base ?? undefined);
+      const baseCommit = await starting(() => remoteCommit(repoUrl, fleetRow.base ?? undefined));
       await fenced.sessions.update(run.session.id, { baseCommit });
       run.session = { ...run.session, baseCommit };
     }
-    const workspace = (run.workspace = await prepareWorkspace({
-      dir: workerDir(name),
-      repoUrl,
-      store,
-      sessionId: run.session.id,
-      branch: run.session.branch,
-      baseCommit: run.session.baseCommit,
-    }));
+    const workspace = (run.workspace = await starting(() =>
+      prepareWorkspace({
+        dir: workerDir(name),
+        repoUrl,
+        store,
+        sessionId: run.session.id,
+        branch: run.session.branch,
+        baseCommit: run.session.baseCommit,
+      }),
+    ));
+    if (fleetRow.startAttempts > 0 || fleetRow.startError) {
+      // Started after failures: the next failure counts from one again, and a drain goes back at once.
+      await this.fleet.startSucceeded(run.session.id);
+      await setRetryDelay(store.database.db, { schema: "pgboss", name: QUEUE }, run.job.id, 0);
+    }
     // repoPath stays the repository's URL: memories are keyed by it, the same on every worker.
     await fenced.sessions.update(run.session.id, { worktreePath: workspace.worktreePath, pid: process.pid, host: hostname() });
     await this.fleet.setWorker(run.session.id, name);
@@ -257,6 +272,30 @@ export class Worker {
     });
   }
 
+  /**
+   * A failed start: counted; tried again after fleet.startBackoff, doubled with each failure in a row
+   * (pg-boss computes the retry's start from the job's retry_delay, set here just before the job is
+   * failed), until fleet.startAttempts, when the session is dead-lettered: its job ends, it stays out
+   * of the queue until `hatloop retry`.
+   */
+  private async startFailed(job: Job<JobData>, session: SessionRecord, error: string): Promise<{ status: string }> {
+    const { store, config } = this.options;
+    const { attempts, deadLettered } = await this.fleet.startFailed(session.id, error, config.fleet.startAttempts);
+    if (deadLettered) {
+      await store.sessions.update(session.id, {
+        status: "paused",
+        stopReason: `its starts failed ${attempts} times (hatloop retry queues it again)`,
+        lastError: error,
+      });
+      this.say("session dead-lettered", { session: session.id, attempts, error });
+      return { status: "dead-lettered" };
+    }
+    const delay = Math.min(MAX_START_BACKOFF_S, Math.round((config.fleet.startBackoff / 1_000) * 2 ** (attempts - 1)));
+    await setRetryDelay(store.database.db, { schema: "pgboss", name: QUEUE }, job.id, delay);
+    this.say("session start failed", { session: session.id, attempt: attempts, retryInSeconds: delay, error });
+    throw new BackToQueue(`session ${shortId(session.id)} did not start: ${error}`);
+  }
+
   /** With fleet.maxPerRepo: a slot of the session's repository, waiting while all are taken. */
   private async repoSlot(run: Running, repoUrl: string): Promise<{ release(): Promise<void> } | null> {
     const { config } = this.options;
@@ -294,6 +333,22 @@ export class Worker {
     const parts = Object.entries(data).map(([k, v]) => `${k}=${typeof v === "string" && k === "session" ? shortId(v) : JSON.stringify(v)}`);
     printText(`worker ${this.options.name}: ${what}${parts.length ? ` ${parts.join(" ")}` : ""}`);
   }
+}
+
+/** The longest wait between two starts of a session. */
+const MAX_START_BACKOFF_S = 3_600;
+
+/** A failure of `start` (clone, fetch, base branch) is a StartFailed: retried later, then dead-lettered. */
+async function starting<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    throw new StartFailed(firstLine(errorMessage(error)));
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!.trim();
 }
 
 /**
