@@ -61,6 +61,12 @@ export function registerFleetCommands(program: Command): void {
     .action(lazy(async () => (await import("./fleet.js")).workerAction));
 
   program
+    .command("workers")
+    .description("list the fleet's workers: state (running, draining, stopped, lost), sessions running, takeovers, heartbeat")
+    .option("--json", "print them as a JSON array")
+    .action(lazy(async () => (await import("./workers.js")).workersAction));
+
+  program
     .command("stop")
     .description("stop a session from any machine: a queued one is taken out of the queue, a running one checkpoints and pauses")
     .argument("<session>", "session id or a unique prefix of it")

@@ -17,6 +17,7 @@ import { takeLease, type Lease } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
 import { watchStopRequests } from "../session/stop-requests.js";
 import { lostWorkNote } from "./lost-work.js";
+import { WorkerPresence } from "./presence.js";
 import { fire } from "./firing.js";
 import { QUEUE, SCHEDULE_QUEUE, type JobData } from "./queue.js";
 import type { ScheduleData } from "./schedules.js";
@@ -58,9 +59,11 @@ export class Worker {
   private readonly fleet;
   private draining = false;
   private idle: Array<() => void> = [];
+  private readonly presence: WorkerPresence;
 
   constructor(private readonly options: WorkerOptions) {
     this.fleet = fleetStore(options.store.database.db);
+    this.presence = new WorkerPresence(options.store, options.name, options.concurrency, () => this.running.size);
   }
 
   /** Works until drained; resolves with the exit code. */
@@ -68,6 +71,7 @@ export class Worker {
     const { boss, config, concurrency } = this.options;
     const lock = takeNameLock(workerDir(this.options.name));
     clearLeftWorktrees(workerDir(this.options.name));
+    await this.presence.start();
     const stops = watchStopRequests(
       this.options.store,
       () => [...this.running.keys()],
@@ -95,6 +99,7 @@ export class Worker {
       return await done;
     } finally {
       stops.stop();
+      await this.presence.stopped();
       lock.release();
     }
   }
@@ -118,6 +123,7 @@ export class Worker {
   /** No new jobs; running sessions checkpoint and pause, and go back to the queue. */
   private async drain(): Promise<void> {
     this.draining = true;
+    await this.presence.draining();
     // Not waiting for the running jobs (offWork's default): they end only once interrupted, below.
     await this.options.boss.offWork(QUEUE, { wait: false }).catch(() => {});
     await this.options.boss.offWork(SCHEDULE_QUEUE, { wait: true }).catch(() => {});
@@ -167,12 +173,16 @@ export class Worker {
     if (!fleetRow?.repoUrl) throw new CliError(`session ${shortId(found.id)} has no repository to travel with`);
     const run: Running = { session: found, job, control: new LoopControl(), drained: false, stopped: false };
     this.running.set(found.id, run);
+    void this.presence.beat();
+    // Its job came back to the queue (a drain, a crash, a lost lease) after a runner had started it:
+    // this worker takes it over. A job retried after a failed start is not a takeover.
+    const takeover = job.retryCount > 0 && fleetRow.worker !== null && fleetRow.startAttempts === 0;
     job.signal.addEventListener("abort", () => run.control.interrupt());
     const started = Date.now();
     let slot: { release(): Promise<void> } | null = null;
     try {
       slot = await this.repoSlot(run, fleetRow.repoUrl);
-      const outcome = await this.runSession(run, { ...fleetRow, repoUrl: fleetRow.repoUrl });
+      const outcome = await this.runSession(run, { ...fleetRow, repoUrl: fleetRow.repoUrl }, takeover);
       if (run.drained) throw new BackToQueue(`session ${shortId(found.id)} drained`);
       if (run.stopped) await this.fleet.clearStop(found.id);
       this.say("session ended", { session: found.id, status: outcome.status, reason: outcome.reason, ms: Date.now() - started });
@@ -193,16 +203,18 @@ export class Worker {
           this.say("worktree not removed", { session: found.id, error: error.message }),
         );
       this.running.delete(found.id);
+      void this.presence.beat();
       if (this.running.size === 0) this.idle.splice(0).forEach((r) => r());
     }
   }
 
-  private async runSession(run: Running, fleetRow: FleetRow & { repoUrl: string }): Promise<LoopOutcome> {
+  private async runSession(run: Running, fleetRow: FleetRow & { repoUrl: string }, takeover: boolean): Promise<LoopOutcome> {
     const { store, name } = this.options;
     const { repoUrl } = fleetRow;
     const config = sessionConfig(run.session, this.options.config);
     run.lease = await this.takeLeaseWaiting(run);
     const { epoch } = run.lease;
+    if (takeover) await this.presence.tookOver();
     const fenced = store.fenced(run.session.id, epoch);
     if (!run.session.baseCommit) {
       // A schedule's firing: the base branch is read now, when the session starts.
@@ -243,6 +255,7 @@ export class Worker {
       iteration: session.iteration,
       commit: workspace.commit,
       epoch,
+      ...(takeover ? { takeover } : {}),
       ...(workspace.restored ? { snapshot: workspace.through } : {}),
       ...(resumeNote ? { unrestored: resumeNote } : {}),
     });
