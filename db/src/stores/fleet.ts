@@ -60,6 +60,10 @@ export interface FleetStore {
   startSucceeded(sessionId: string): Promise<void>;
   /** Takes a dead-lettered session out of the dead letters (attempts from zero); false if it was not. */
   revive(sessionId: string): Promise<boolean>;
+  /** Every live job of the queue: its session and state (created, retry, active); none without the queue. */
+  liveJobs(queue: { schema: string; name: string }): Promise<Array<{ sessionId: string; state: "created" | "retry" | "active" }>>;
+  /** The dead-lettered sessions, the latest first. */
+  deadLettered(limit: number): Promise<string[]>;
   /** The newest session each of these schedules created. */
   lastFirings(schedules: string[]): Promise<Map<string, { sessionId: string; at: Date }>>;
 }
@@ -135,6 +139,23 @@ export function fleetStore(db: Db): FleetStore {
         .where(and(eq(fleetSessions.sessionId, sessionId), isNotNull(fleetSessions.deadLetteredAt)))
         .returning({ id: fleetSessions.sessionId });
       return rows.length > 0;
+    },
+    async liveJobs(queue) {
+      if (!(await hasQueue(db, queue))) return [];
+      return rowsOf<{ sessionId: string; state: "created" | "retry" | "active" }>(
+        await db.execute(
+          sql`select singleton_key as "sessionId", state::text as state from ${sql.identifier(queue.schema)}.job where name = ${queue.name} and state in ('created', 'retry', 'active') and singleton_key is not null order by priority desc, created_on`,
+        ),
+      );
+    },
+    async deadLettered(limit) {
+      const rows = await db
+        .select({ id: fleetSessions.sessionId })
+        .from(fleetSessions)
+        .where(isNotNull(fleetSessions.deadLetteredAt))
+        .orderBy(desc(fleetSessions.deadLetteredAt))
+        .limit(limit);
+      return rows.map((r) => r.id);
     },
     async lastFirings(schedules) {
       if (schedules.length === 0) return new Map();
