@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fleetStore } from "@hatloop/db";
-import { runHatloop } from "./support/hatloop.js";
+import { HATLOOP, runHatloop } from "./support/hatloop.js";
 import { scenarioIn, startWorker, withFleet } from "./support/fleet.js";
 
 // hatloop schedule / schedules / unschedule on the local Postgres with a real worker: each firing of
@@ -76,6 +76,9 @@ describe("fleet schedules (Postgres, a worker, a bare remote)", { tags: ["postgr
       const removed = await runHatloop(["unschedule", "nightly"], env);
       expect(removed.code, removed.stderr).toBe(0);
       expect(await list()).toEqual([]);
+      expect((await runHatloop(["schedules"], env)).stdout).toBe(
+        `No schedules. Add one with: ${HATLOOP} schedule "<cron>" "<task>" --repo URL\n`,
+      );
       const unknown = await runHatloop(["unschedule", "nightly"], env);
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toBe('hatloop: no schedule named "nightly" (see hatloop schedules)\n');

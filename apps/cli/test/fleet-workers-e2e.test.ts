@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WorkerRow } from "@hatloop/db";
-import { runHatloop } from "./support/hatloop.js";
+import { HATLOOP, runHatloop } from "./support/hatloop.js";
 import { until } from "./support/until.js";
 import { scenarioIn, startWorker, submit, withFleet } from "./support/fleet.js";
 
@@ -16,7 +16,7 @@ describe("fleet workers as data (Postgres, processes, a bare remote)", { tags: [
     await withFleet(async ({ store, root, remote, env, workers }) => {
       const none = await runHatloop(["workers"], env);
       expect(none.code, none.stderr).toBe(0);
-      expect(none.stdout).toBe("No workers. Start one with: hatloop --db postgres://... worker\n");
+      expect(none.stdout).toBe(`No workers. Start one with: ${HATLOOP} --db postgres://... worker\n`);
 
       const w1 = startWorker("w1", env, ["--concurrency", "2"]);
       const w2 = startWorker("w2", env);

@@ -6,6 +6,7 @@ import { serverUrl, withQueue } from "../fleet/queue.js";
 import { startCommit } from "../fleet/submission.js";
 import { addSchedule, listSchedules, removeSchedule } from "../fleet/schedules.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
+import { invocation } from "../invocation.js";
 import { submissionOf, type SubmitFlags } from "./fleet.js";
 
 // hatloop schedule / schedules / unschedule: recurring tasks on pg-boss's cron (fleet/schedules.ts).
@@ -37,7 +38,7 @@ export async function schedulesAction(flags: { json?: boolean }, command: Comman
   try {
     const schedules = await withQueue(url, config, (boss) => listSchedules(store, boss));
     if (flags.json) return printJson(schedules);
-    if (schedules.length === 0) return printText('No schedules. Add one with: hatloop schedule "<cron>" "<task>" --repo URL');
+    if (schedules.length === 0) return printText(`No schedules. Add one with: ${invocation()} schedule "<cron>" "<task>" --repo URL`);
     const now = new Date();
     printText(
       table([

@@ -3,6 +3,7 @@ import { formatAge, table } from "../format.js";
 import { printJson, printText } from "../output/print.js";
 import { listWorkers } from "../fleet/presence.js";
 import { withStore } from "../runtime.js";
+import { invocation } from "../invocation.js";
 
 // hatloop workers: the fleet's workers as the workers table has them (fleet/presence.ts), from any
 // machine. The embedded database has none.
@@ -11,7 +12,7 @@ export async function workersAction(flags: { json?: boolean }, command: Command)
   await withStore(command, async (store) => {
     const workers = await listWorkers(store);
     if (flags.json) return printJson(workers);
-    if (workers.length === 0) return printText("No workers. Start one with: hatloop --db postgres://... worker");
+    if (workers.length === 0) return printText(`No workers. Start one with: ${invocation()} --db postgres://... worker`);
     const now = new Date();
     printText(
       table([
