@@ -19,7 +19,7 @@ import { startServe, type ServeProcess } from "./serve-process.js";
 // a process of its own over a database of the bench's own; the pages are opened in Chromium; events
 // are appended through the store from this process, as a running loop writes them. Three parts:
 // - event to an open session page, on Postgres and on the embedded database (held by the run, the
-//   server polling through it; and held by the server, notified of every append);
+//   server going through it, and held by the server);
 // - the sessions page over a large fleet with many pages open while events flow (Postgres when
 //   given, else the embedded database);
 // - what a first visit to each page downloads (scripts, style sheet, HTML, compressed as served).
@@ -64,8 +64,8 @@ export async function consoleCommand(
     const latency: LatencyRow[] = [];
     const runs: Array<[string, () => Promise<Target>, Order]> = [
       ...(options.pg ? [["Postgres (LISTEN/NOTIFY)", postgres, "run first"] as [string, () => Promise<Target>, Order]] : []),
-      ["embedded, held by the run (the server polls through it)", async () => embedded("latency-run"), "run first"],
-      ["embedded, held by the server (notified of each append)", async () => embedded("latency-serve"), "serve first"],
+      ["embedded, held by the run (the server goes through it)", async () => embedded("latency-run"), "run first"],
+      ["embedded, held by the server", async () => embedded("latency-serve"), "serve first"],
     ];
     for (const [database, target, order] of runs) {
       const row = await withServe(await target(), env, order, async (store, serve) => {
