@@ -9,10 +9,11 @@ import { CliError } from "../errors.js";
 import { shortId } from "../format.js";
 import { resolveSession } from "../runtime.js";
 import { isLive } from "../session/liveness.js";
+import { rerunSession, retrySession } from "../fleet/actions.js";
 import { resumeHere } from "./resume-here.js";
 
 // What the console's buttons do, through the same functions as the commands that do it in a terminal
-// (stop, resume, answer, resume --max-...). A refusal the command would print is the action's answer.
+// (stop, resume, answer, resume --max-..., retry, rerun). A refusal the command would print is the action's answer.
 
 export function consoleActions(store: DbStore, config: HatloopConfig): (action: ConsoleAction) => Promise<ActionResult> {
   return async (action) => {
@@ -30,11 +31,12 @@ export function consoleActions(store: DbStore, config: HatloopConfig): (action: 
         case "raise-budget":
           return await raise(store, config, session, action.raise);
         case "retry":
-        case "rerun":
-          return {
-            ok: false,
-            message: `${action.kind} needs the fleet's queue (hatloop ${action.kind}), which this server does not have yet`,
-          };
+          await retrySession(store, config, session.id);
+          return { ok: true, message: `session ${shortId(session.id)} is queued again, its start attempts from zero` };
+        case "rerun": {
+          const { id } = await rerunSession(store, config, session.id);
+          return { ok: true, message: `session ${shortId(id)} runs the task of ${shortId(session.id)} again`, sessionId: id };
+        }
       }
     } catch (error) {
       if (error instanceof CliError) return { ok: false, message: error.message };
