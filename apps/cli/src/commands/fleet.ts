@@ -119,14 +119,14 @@ function repositoryOf(repo: string): string {
   return realpathSync(path);
 }
 
-interface StopOutcome {
+export interface StopOutcome {
   id: string;
   action: "cancelled" | "requested" | "nothing";
   message: string;
 }
 
 /** A queued session leaves the queue now; a running one is asked to checkpoint and pause. */
-async function stopSession(store: DbStore, config: HatloopConfig, session: SessionRecord): Promise<StopOutcome> {
+export async function stopSession(store: DbStore, config: HatloopConfig, session: SessionRecord): Promise<StopOutcome> {
   const fleet = fleetStore(store.database.db);
   if (session.status === "completed" || session.status === "failed")
     return { id: session.id, action: "nothing", message: `already ${session.status}` };
@@ -162,11 +162,11 @@ async function isActive(fleet: ReturnType<typeof fleetStore>, id: string): Promi
 }
 
 /**
- * `hatloop resume` (and `answer`) of a fleet session: back in the queue, for any worker. `patienceMs`:
- * how long to keep trying while its last job is still active (a worker that has just let the session
- * go finishes its job a moment later).
+ * `hatloop resume` (and `answer`, and the console's) of a fleet session: back in the queue, for any
+ * worker. `patienceMs`: how long to keep trying while its last job is still active (a worker that has
+ * just let the session go finishes its job a moment later). Returns what was done, in words.
  */
-export async function requeue(store: DbStore, config: HatloopConfig, session: SessionRecord, patienceMs = 0): Promise<number> {
+export async function requeue(store: DbStore, config: HatloopConfig, session: SessionRecord, patienceMs = 0): Promise<string> {
   const fleet = fleetStore(store.database.db);
   const row = await fleet.get(session.id);
   if (!row?.repoUrl) throw new CliError(`session ${shortId(session.id)} is not a fleet session`);
@@ -187,6 +187,5 @@ export async function requeue(store: DbStore, config: HatloopConfig, session: Se
   } finally {
     await boss.stop({ graceful: false, close: true }).catch(() => {});
   }
-  printText(`session ${shortId(session.id)} is queued again; a worker resumes it from its last checkpoint`);
-  return ExitCode.ok;
+  return `session ${shortId(session.id)} is queued again; a worker resumes it from its last checkpoint`;
 }
