@@ -104,9 +104,9 @@ function renderSessionList(
       r.iteration,
       r.cost,
       r.updated,
-      ...(fleet.size ? [fleet.get(s.id)?.worker ?? "-"] : []),
+      ...(fleet.size ? [String(fleet.get(s.id)?.priority ?? "-"), fleet.get(s.id)?.worker ?? "-"] : []),
       r.title,
     ];
   });
-  return table([["ID", "STATUS", "HAT", "ITER", "COST", "UPDATED", ...(fleet.size ? ["WORKER"] : []), "TASK"], ...rows]);
+  return table([["ID", "STATUS", "HAT", "ITER", "COST", "UPDATED", ...(fleet.size ? ["PRI", "WORKER"] : []), "TASK"], ...rows]);
 }
