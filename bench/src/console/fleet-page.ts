@@ -79,7 +79,8 @@ export async function measureFleetPage(
 ): Promise<FleetPageFigures> {
   const firstLoadIdle = await firstLoads(browser, serve, plan.firstLoads);
   // The running sessions: half take the background load, the other half the measured updates (so a
-  // load event never overwrites a measured row's marker before it is drawn).
+  // load event never overwrites a measured row's marker before it is drawn). A session marked twice
+  // is marked again only after every other one (plan: far apart from the rows' 100 ms coalescing).
   const half = Math.ceil(seeded.running.length / 2);
   const loaded = seeded.running.slice(0, half);
   const marked = seeded.running.slice(half);

@@ -48,7 +48,7 @@ export function consolePlan(size: "full" | "quick" | "tiny"): ConsolePlan {
           running: 6,
           pages: 2,
           firstLoads: 1,
-          rowUpdates: 4,
+          rowUpdates: 3,
           rowIntervalMs: 100,
           filterChanges: 2,
           loadAppendsPerSecond: 5,
