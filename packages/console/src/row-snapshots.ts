@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { SessionRow } from "./backend.js";
-import { rowFingerprint as fingerprint } from "./pages/fleet.js";
+import { rowFingerprint } from "./pages/fleet.js";
 
 // What a sessions table showed when it was drawn, kept until its live stream opens: the stream then
 // sends only the rows that changed since (swapped, added, taken out) instead of every row again. A
@@ -10,7 +10,13 @@ import { rowFingerprint as fingerprint } from "./pages/fleet.js";
 // KEEP_MS or when more than MAX are waiting.
 
 const KEEP_MS = 60_000;
-const MAX = 500;
+/** Snapshots waiting at most: a page loaded by a script that never opens the stream costs ~50 KB (500 rows) for a minute. */
+const MAX = 100;
+
+/** A row's fingerprint, short: a digest of it (72 bits; kept per row of every waiting snapshot). */
+function fingerprint(row: SessionRow): string {
+  return createHash("sha1").update(rowFingerprint(row)).digest("base64url").slice(0, 12);
+}
 
 export interface TableView {
   /** The rows the page shows, in its order, each with its fingerprint. */
