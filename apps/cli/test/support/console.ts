@@ -17,10 +17,10 @@ export const hasChromium = (): boolean => existsSync(CHROMIUM);
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(args: string[] = []): Promise<Browser> {
   // Chromium refuses to start its sandbox as root (CI containers run as root).
   const root = process.getuid?.() === 0;
-  return chromium.launch({ executablePath: CHROMIUM, args: root ? ["--no-sandbox"] : [] });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...(root ? ["--no-sandbox"] : []), ...args] });
 }
 
 export interface Served {
