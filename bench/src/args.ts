@@ -6,7 +6,7 @@ import { contextConfigSchema, defaultConfig } from "@hatloop/core";
 export class UsageError extends Error {}
 
 export interface BenchArgs {
-  commands: Array<"context" | "runtime" | "tui" | "redaction" | "fleet" | "startup">;
+  commands: Array<"context" | "runtime" | "tui" | "redaction" | "fleet" | "startup" | "console">;
   json: boolean;
   transcripts: string[];
   /** Replay the real-session corpus (bench/corpus/, fetched by fetch-corpus.mjs). */
@@ -26,7 +26,7 @@ export interface BenchArgs {
   help: boolean;
 }
 
-export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|startup] [options]
+export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|startup|console] [options]
 
   context               replay sessions through every context strategy
   runtime               loop overhead, checkpoint/resume latency, watcher latency, memory
@@ -36,6 +36,9 @@ export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|sta
                         for 1, 2 and 4 workers; needs --pg (or $HATLOOP_TEST_DATABASE_URL) and pnpm build
   startup               whole hatloop processes: --help, ls/show/logs/handoff, demo, event to watch; wall
                         time, CPU, peak RSS next to node -e 0; needs pnpm build (Postgres row with --pg)
+  console               the web console (hatloop serve) in Chromium: event to an open page, the sessions
+                        page over 1,000 sessions with 20 pages open, what each page downloads; needs
+                        pnpm build and Chromium (CHROMIUM_PATH, default /usr/bin/chromium); Postgres with --pg
   (none)                context, runtime, tui and redaction
 
   --transcript FILE     also replay this transcript (JSONL, one message per line); repeatable
@@ -45,7 +48,7 @@ export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|sta
   --json                print the JSON results instead of the Markdown tables
   --window N            working window for transcripts, in tokens (default 200000)
   --price USD           input price per million tokens for the cost model (default 3)
-  --pg URL              Postgres server for the runtime and fleet benches (default $HATLOOP_TEST_DATABASE_URL)
+  --pg URL              Postgres server for the runtime, fleet, startup and console benches (default $HATLOOP_TEST_DATABASE_URL)
   --out DIR             where to write results (default bench/out/, which git ignores)
   --publish             write them to bench/results/ instead: the tracked figures the docs quote
   --dump DIR            context: write what each strategy sent (requests.jsonl, packet.md, handoff.md,
@@ -84,6 +87,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case "redaction":
       case "fleet":
       case "startup":
+      case "console":
         if (args.commands.includes(arg)) throw new UsageError(`${arg} given twice`);
         args.commands.push(arg);
         break;
@@ -138,7 +142,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         throw new UsageError(
           arg.startsWith("-")
             ? `unknown option ${arg}`
-            : `unknown command "${arg}" (expected context, runtime, tui, redaction, fleet or startup)`,
+            : `unknown command "${arg}" (expected context, runtime, tui, redaction, fleet, startup or console)`,
         );
     }
   }

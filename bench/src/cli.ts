@@ -1,3 +1,5 @@
+import { chromiumInstalled, CHROMIUM } from "./console/browser.js";
+import { consoleCommand } from "./console/command.js";
 import { fleetCommand } from "./fleet/command.js";
 import { binaryBuilt, HATLOOP_BIN } from "./fleet/processes.js";
 import { parseArgs, USAGE, UsageError, type BenchArgs } from "./args.js";
@@ -10,7 +12,7 @@ import { startupCommand } from "./startup/command.js";
 import { gnuTimeAvailable, GNU_TIME } from "./startup/timed-process.js";
 import { tuiCommand } from "./tui/command.js";
 
-// `pnpm bench [context|runtime|tui|redaction|fleet|startup] [options]` (main.ts runs it): runs the benches, writes
+// `pnpm bench [context|runtime|tui|redaction|fleet|startup|console] [options]` (main.ts runs it): runs the benches, writes
 // bench/out/*-latest.{json,md} (bench/results/ with --publish) and prints the Markdown tables (or the
 // JSON with --json). Bad arguments and unreadable transcripts: one line on stderr, exit code 2.
 
@@ -36,6 +38,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return usageError(`startup runs the built hatloop binary, and ${HATLOOP_BIN} is missing: run pnpm build first`);
   if (args.commands.includes("startup") && !gnuTimeAvailable())
     return usageError(`startup measures processes with GNU time, and ${GNU_TIME} is missing (apt-get install time)`);
+  if (args.commands.includes("console") && !binaryBuilt())
+    return usageError(`console serves with the built hatloop binary, and ${HATLOOP_BIN} is missing: run pnpm build first`);
+  if (args.commands.includes("console") && !chromiumInstalled())
+    return usageError(`console measures pages in Chromium, and ${CHROMIUM} is missing (apt-get install chromium, or set CHROMIUM_PATH)`);
   const outputs: Array<{ name: string; json: unknown; markdown: string; files?: Record<string, string> }> = [];
   if (args.commands.includes("context")) {
     let inputs;
@@ -73,6 +79,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     const started = Date.now();
     outputs.push({ name: "startup", ...(await startupCommand(args.quick, args.pg, log)) });
     log(`startup: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (args.commands.includes("console")) {
+    const started = Date.now();
+    if (!args.pg) log("console: Postgres skipped: set HATLOOP_TEST_DATABASE_URL or pass --pg URL to include it.");
+    outputs.push({ name: "console", ...(await consoleCommand({ pg: args.pg, quick: args.quick }, log)) });
+    log(`console: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const out of outputs) {
     const files = writeResults(resultsDir(args), out.name, out.json, out.markdown, out.files);

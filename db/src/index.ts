@@ -10,10 +10,14 @@ export { schema } from "./schema.js";
 export type { Db } from "./db.js";
 export {
   fleetStore,
+  setRetryDelay,
   submitSession,
   takeRepoSlot,
+  type FleetSubmission,
   type FleetStore,
   type FleetRow,
   type QueueState,
   type SqlExecutor,
 } from "./stores/fleet.js";
+export { workerStore, type WorkerRow, type WorkerState, type WorkerStore, type NewWorker } from "./stores/workers.js";
+export { filteredSessions, sessionTotals, hasQueue, type SessionFilter, type SessionTotals, type Tally } from "./stores/session-listing.js";

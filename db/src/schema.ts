@@ -79,7 +79,12 @@ export const sessions = pgTable(
     finishedAt: timestamp({ withTimezone: true }),
     heartbeatAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index("sessions_created_idx").on(t.createdAt), index("sessions_status_idx").on(t.status)],
+  (t) => [
+    index("sessions_created_idx").on(t.createdAt),
+    index("sessions_status_idx").on(t.status),
+    // ls --repo, on either database (a fleet session's repo_path is its repository's URL).
+    index("sessions_repo_idx").on(t.repoPath, t.createdAt),
+  ],
 );
 
 export const messages = pgTable(
@@ -216,19 +221,66 @@ export const writeReceipts = pgTable(
  * that last took it, and a stop asked for from any machine (polled by whoever runs the session). The
  * queue itself is pg-boss's, in its own schema; this row is hatloop's.
  */
-export const fleetSessions = pgTable("fleet_sessions", {
-  sessionId: text()
-    .primaryKey()
-    .references(() => sessions.id, { onDelete: "cascade" }),
-  /** The repository's URL or path as given to submit; null for a session run with `hatloop run`. */
-  repoUrl: text(),
-  /** The pg-boss job that carries the session (the latest one queued). */
-  jobId: text(),
-  /** The worker that took it last (its --name). */
-  worker: text(),
-  stopRequestedAt: timestamp({ withTimezone: true }),
-  createdAt: createdAt(),
-});
+export const fleetSessions = pgTable(
+  "fleet_sessions",
+  {
+    sessionId: text()
+      .primaryKey()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    /** The repository's URL or path as given to submit; null for a session run with `hatloop run`. */
+    repoUrl: text(),
+    /** The pg-boss job that carries the session (the latest one queued). */
+    jobId: text(),
+    /** The worker that took it last (its --name). */
+    worker: text(),
+    stopRequestedAt: timestamp({ withTimezone: true }),
+    /** submit --priority: higher runs first (pg-boss's job priority); every re-queue keeps it. */
+    priority: integer().notNull().default(0),
+    /** submit --base: the remote's branch it starts from; null: the one the remote's HEAD names. */
+    base: text(),
+    /** The schedule (hatloop schedule) whose firing created it; null: submitted by hand. */
+    schedule: text(),
+    /** Failed starts in a row (clone, fetch, base branch): retried with backoff up to fleet.startRetries. */
+    startAttempts: integer().notNull().default(0),
+    /** Why the last start failed. */
+    startError: text(),
+    /** Set when its starts ran out: out of the queue until `hatloop retry`. */
+    deadLetteredAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("fleet_sessions_worker_idx").on(t.worker),
+    index("fleet_sessions_repo_idx").on(t.repoUrl),
+    index("fleet_sessions_schedule_idx").on(t.schedule, t.createdAt),
+    index("fleet_sessions_dead_idx").on(t.deadLetteredAt),
+  ],
+);
+
+/**
+ * The fleet's workers as data (hatloop worker): one row per worker process, inserted at its start,
+ * heartbeated while it runs, marked stopped when it exits. A row whose heartbeat is older than a few
+ * intervals belongs to a worker that died without saying so ("lost", derived when read).
+ */
+export const workers = pgTable(
+  "workers",
+  {
+    id: text().primaryKey(),
+    /** Its --name: the name sessions show as their worker. */
+    name: text().notNull(),
+    host: text().notNull(),
+    pid: integer().notNull(),
+    concurrency: integer().notNull(),
+    /** Sessions it runs now. */
+    running: integer().notNull().default(0),
+    /** Sessions it took over from another runner (one that crashed, drained or lost its lease). */
+    takeovers: integer().notNull().default(0),
+    state: text().$type<"running" | "draining" | "stopped">().notNull().default("running"),
+    startedAt: createdAt(),
+    heartbeatAt: createdAt(),
+    stoppedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index("workers_heartbeat_idx").on(t.heartbeatAt), index("workers_name_idx").on(t.name)],
+);
 
 export const schema = {
   sessions,
@@ -238,6 +290,7 @@ export const schema = {
   checklistItems,
   memories,
   fleetSessions,
+  workers,
   sessionStatus,
   checkpointReason,
   checklistStatus,

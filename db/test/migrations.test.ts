@@ -7,7 +7,17 @@ import { DatabaseUnavailableError } from "../src/resilience/outage.js";
 import { createTestDatabase } from "../src/testing.js";
 
 const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
-const TABLES = ["checklist_items", "checkpoints", "events", "fleet_sessions", "memories", "messages", "sessions", "write_receipts"];
+const TABLES = [
+  "checklist_items",
+  "checkpoints",
+  "events",
+  "fleet_sessions",
+  "memories",
+  "messages",
+  "sessions",
+  "workers",
+  "write_receipts",
+];
 
 async function tablesAndMigrations(database: Database) {
   const tables = (await database.db.execute(

@@ -7,6 +7,12 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** Commander parser for a whole number, negative ones too (a priority). */
+export function integerOption(value: string): number {
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError("expected a whole number");
+  return Number(value);
+}
+
 /** Commander parser for a positive amount such as 2.50. */
 function positiveNumber(value: string): number {
   const n = Number(value);

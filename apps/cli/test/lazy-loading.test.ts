@@ -19,10 +19,10 @@ const meta = JSON.parse(readFileSync(new URL("../dist/meta.json", import.meta.ur
 const named = (path: string) => path.replace(/^.*\/node_modules\/(?!\.pnpm)/, "").replace(/^.*\/apps\/cli\//, "");
 
 /** The source modules a `hatloop` process loads: those in the chunks it imports, and any file outside them. */
-function modulesLoadedBy(args: string[], status = 0): string[] {
+function modulesLoadedBy(args: string[], status = 0, env: Record<string, string> = {}): string[] {
   const file = join(mkdtempSync(join(tmpdir(), "hatloop-imports-")), "imports");
   const ran = spawnSync(process.execPath, ["--import", recorder, bin, ...args], {
-    env: { PATH: process.env.PATH, RECORD_IMPORTS: file },
+    env: { PATH: process.env.PATH, RECORD_IMPORTS: file, ...env },
     encoding: "utf8",
   });
   expect(ran.status, ran.stderr).toBe(status);
@@ -73,5 +73,12 @@ describe("what --help and --version load", () => {
       "out/commands/lazy.js",
     ]);
     expect(loaded.some((m) => /^(ink|react|@anthropic-ai)\//.test(m))).toBe(false);
+  });
+
+  it("only serve loads the web console (Hono, its pages, htmx)", () => {
+    const home = mkdtempSync(join(tmpdir(), "hatloop-imports-home-"));
+    const loaded = modulesLoadedBy(["ls"], 0, { HATLOOP_HOME: home, HATLOOP_DATABASE__LINGER: "0" });
+    expect(loaded).toContain("out/commands/ls.js");
+    expect(loaded.filter((m) => /^(hono|htmx|@hono)|packages\/console\/|out\/serve\//.test(m))).toEqual([]);
   });
 });

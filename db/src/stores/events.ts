@@ -65,12 +65,12 @@ export function eventStore(db: Db, listen?: Listen, fence?: Fence): EventStore {
       const [row] = await db.select({ id: max(events.id) }).from(events);
       return row?.id ?? 0;
     },
-    async latest(sessionIds) {
-      if (sessionIds.length === 0) return [];
+    async latest(sessionIds, types) {
+      if (sessionIds.length === 0 || types?.length === 0) return [];
       const rows = await db
         .selectDistinctOn([events.sessionId])
         .from(events)
-        .where(inArray(events.sessionId, [...sessionIds]))
+        .where(and(inArray(events.sessionId, [...sessionIds]), types ? inArray(events.type, [...types]) : undefined))
         .orderBy(events.sessionId, desc(events.id));
       return rows.map(toStored);
     },

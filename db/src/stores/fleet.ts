@@ -1,10 +1,11 @@
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { NewSession, SessionRecord } from "@hatloop/core";
 import type { Db } from "../db.js";
 import { drizzle as drizzleProxy } from "drizzle-orm/pg-proxy";
 import type postgres from "postgres";
 import { fleetSessions, schema } from "../schema.js";
 import { sessionStore } from "./sessions.js";
+import { hasQueue, rowsOf } from "./session-listing.js";
 
 // The fleet's rows (hatloop submit / worker / stop). The queue is pg-boss's, in its own schema on the
 // same database (see apps/cli/src/fleet); what is read of it here is one query on its job table, so
@@ -16,6 +17,24 @@ export interface FleetRow {
   jobId: string | null;
   worker: string | null;
   stopRequestedAt: Date | null;
+  /** Higher runs first. */
+  priority: number;
+  /** The branch it starts from; null: the remote's HEAD. */
+  base: string | null;
+  /** The schedule whose firing created it. */
+  schedule: string | null;
+  /** Failed starts in a row. */
+  startAttempts: number;
+  startError: string | null;
+  deadLetteredAt: Date | null;
+}
+
+/** What a fleet session is submitted with besides its session row. */
+export interface FleetSubmission {
+  repoUrl: string;
+  priority: number;
+  base: string | null;
+  schedule: string | null;
 }
 
 /** The state of a session's live pg-boss job: queued (created or retry) or active; null: none. */
@@ -32,6 +51,21 @@ export interface FleetStore {
   clearStop(sessionId: string): Promise<void>;
   /** Those of `sessionIds` whose stop was asked for, with when it was. */
   stopsRequested(sessionIds: string[]): Promise<Map<string, Date>>;
+  /**
+   * Counts a failed start (one statement): dead-letters the session when this is the `limit`th in a
+   * row. Returns the attempts so far and whether it is dead-lettered now.
+   */
+  startFailed(sessionId: string, error: string, limit: number): Promise<{ attempts: number; deadLettered: boolean }>;
+  /** A start went through: the count of failed ones begins again, the last one's error goes. */
+  startSucceeded(sessionId: string): Promise<void>;
+  /** Takes a dead-lettered session out of the dead letters (attempts from zero); false if it was not. */
+  revive(sessionId: string): Promise<boolean>;
+  /** Every live job of the queue: its session and state (created, retry, active); none without the queue. */
+  liveJobs(queue: { schema: string; name: string }): Promise<Array<{ sessionId: string; state: "created" | "retry" | "active" }>>;
+  /** The dead-lettered sessions, the latest first. */
+  deadLettered(limit: number): Promise<string[]>;
+  /** The newest session each of these schedules created. */
+  lastFirings(schedules: string[]): Promise<Map<string, { sessionId: string; at: Date }>>;
 }
 
 export function fleetStore(db: Db): FleetStore {
@@ -44,10 +78,7 @@ export function fleetStore(db: Db): FleetStore {
       if (sessionIds.length === 0) return [];
       const rows = await db.select().from(fleetSessions).where(inArray(fleetSessions.sessionId, sessionIds));
       const states = new Map<string, QueueState>();
-      const [present] = rowsOf<{ exists: boolean }>(
-        await db.execute(sql`select to_regclass(${`${queue.schema}.job`}) is not null as exists`),
-      );
-      if (present?.exists) {
+      if (await hasQueue(db, queue)) {
         const jobs = rowsOf<{ key: string; state: string }>(
           await db.execute(
             sql`select singleton_key as key, state::text as state from ${sql.identifier(queue.schema)}.job where name = ${queue.name} and singleton_key in ${sessionIds} and state in ('created', 'retry', 'active')`,
@@ -80,7 +111,78 @@ export function fleetStore(db: Db): FleetStore {
         .where(and(inArray(fleetSessions.sessionId, sessionIds), isNotNull(fleetSessions.stopRequestedAt)));
       return new Map(rows.map((r) => [r.id, r.at!]));
     },
+    async startFailed(sessionId, error, limit) {
+      const attempts = sql`${fleetSessions.startAttempts} + 1`;
+      const [row] = await db
+        .update(fleetSessions)
+        .set({
+          startAttempts: attempts,
+          startError: error,
+          deadLetteredAt: sql`case when ${attempts} >= ${limit} then now() else null end`,
+        })
+        .where(eq(fleetSessions.sessionId, sessionId))
+        .returning({ attempts: fleetSessions.startAttempts, dead: fleetSessions.deadLetteredAt });
+      return { attempts: row?.attempts ?? 0, deadLettered: row?.dead != null };
+    },
+    async startSucceeded(sessionId) {
+      await db
+        .update(fleetSessions)
+        .set({ startAttempts: 0, startError: null })
+        .where(
+          and(eq(fleetSessions.sessionId, sessionId), sql`(${fleetSessions.startAttempts} > 0 or ${fleetSessions.startError} is not null)`),
+        );
+    },
+    async revive(sessionId) {
+      const rows = await db
+        .update(fleetSessions)
+        .set({ deadLetteredAt: null, startAttempts: 0 })
+        .where(and(eq(fleetSessions.sessionId, sessionId), isNotNull(fleetSessions.deadLetteredAt)))
+        .returning({ id: fleetSessions.sessionId });
+      return rows.length > 0;
+    },
+    async liveJobs(queue) {
+      if (!(await hasQueue(db, queue))) return [];
+      return rowsOf<{ sessionId: string; state: "created" | "retry" | "active" }>(
+        await db.execute(
+          sql`select singleton_key as "sessionId", state::text as state from ${sql.identifier(queue.schema)}.job where name = ${queue.name} and state in ('created', 'retry', 'active') and singleton_key is not null order by priority desc, created_on`,
+        ),
+      );
+    },
+    async deadLettered(limit) {
+      const rows = await db
+        .select({ id: fleetSessions.sessionId })
+        .from(fleetSessions)
+        .where(isNotNull(fleetSessions.deadLetteredAt))
+        .orderBy(desc(fleetSessions.deadLetteredAt))
+        .limit(limit);
+      return rows.map((r) => r.id);
+    },
+    async lastFirings(schedules) {
+      if (schedules.length === 0) return new Map();
+      const rows = await db
+        .selectDistinctOn([fleetSessions.schedule], {
+          schedule: fleetSessions.schedule,
+          sessionId: fleetSessions.sessionId,
+          at: fleetSessions.createdAt,
+        })
+        .from(fleetSessions)
+        .where(inArray(fleetSessions.schedule, schedules))
+        .orderBy(fleetSessions.schedule, desc(fleetSessions.createdAt));
+      return new Map(rows.map((r) => [r.schedule!, { sessionId: r.sessionId, at: r.at }]));
+    },
   };
+}
+
+/**
+ * The delay before the job of a session whose start failed is tried again: pg-boss computes a failed
+ * job's next start from the job row's own retry_delay, which is 0 for a session's job (a drained
+ * session goes back at once), so a start failure sets it just before the job is failed, and a start
+ * that goes through sets it back to 0.
+ */
+export async function setRetryDelay(db: Db, queue: { schema: string; name: string }, jobId: string, seconds: number): Promise<void> {
+  await db.execute(
+    sql`update ${sql.identifier(queue.schema)}.job set retry_delay = ${seconds}, retry_backoff = false where name = ${queue.name} and id = ${jobId}::uuid`,
+  );
 }
 
 /** A parameterised statement for a queue client that runs on the caller's transaction (pg-boss `db`). */
@@ -96,7 +198,7 @@ export interface SqlExecutor {
 export async function submitSession(
   url: string,
   session: NewSession,
-  repoUrl: string,
+  fleet: FleetSubmission,
   enqueue: (tx: SqlExecutor) => Promise<string | null>,
 ): Promise<{ session: SessionRecord; jobId: string }> {
   // Loaded here, so that a process on the embedded database never loads postgres.js.
@@ -117,7 +219,7 @@ export async function submitSession(
         executeSql: async (text, values = []) => ({ rows: [...(await tx.unsafe(text, values as postgres.ParameterOrJSON<never>[]))] }),
       });
       if (!jobId) throw new Error(`session ${session.id} is already queued`);
-      await db.insert(fleetSessions).values({ sessionId: session.id, repoUrl, jobId });
+      await db.insert(fleetSessions).values({ sessionId: session.id, ...fleet, jobId });
       return { session: created, jobId };
     });
   } finally {
@@ -154,10 +256,18 @@ export async function takeRepoSlot(
   return null;
 }
 
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
-}
-
 function toRow(row: typeof fleetSessions.$inferSelect): FleetRow {
-  return { sessionId: row.sessionId, repoUrl: row.repoUrl, jobId: row.jobId, worker: row.worker, stopRequestedAt: row.stopRequestedAt };
+  return {
+    sessionId: row.sessionId,
+    repoUrl: row.repoUrl,
+    jobId: row.jobId,
+    worker: row.worker,
+    stopRequestedAt: row.stopRequestedAt,
+    priority: row.priority,
+    base: row.base,
+    schedule: row.schedule,
+    startAttempts: row.startAttempts,
+    startError: row.startError,
+    deadLetteredAt: row.deadLetteredAt,
+  };
 }

@@ -7,7 +7,7 @@ import { sessions } from "../schema.js";
 
 type Row = typeof sessions.$inferSelect;
 
-function toRecord(row: Row): SessionRecord {
+export function toRecord(row: Row): SessionRecord {
   return {
     id: row.id,
     task: row.task,

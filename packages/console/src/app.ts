@@ -6,6 +6,7 @@ import type { ConsoleAuth } from "./auth.js";
 import type { ConsoleBackend } from "./backend.js";
 import { LiveHub } from "./live.js";
 import { actionRoutes } from "./routes/action-routes.js";
+import { RowSnapshots } from "./row-snapshots.js";
 import { liveRoutes } from "./routes/live-routes.js";
 import { pageRoutes } from "./routes/page-routes.js";
 
@@ -27,6 +28,7 @@ export function createConsole(options: ConsoleOptions): Console {
   const { backend, auth } = options;
   const now = options.now ?? Date.now;
   const hub = new LiveHub(backend, now);
+  const snapshots = new RowSnapshots(now);
   const app = new Hono();
   app.use(
     secureHeaders({
@@ -61,8 +63,8 @@ export function createConsole(options: ConsoleOptions): Console {
     c.header("cache-control", "no-store");
     await next();
   });
-  liveRoutes(app, backend, hub, now);
+  liveRoutes(app, backend, hub, snapshots, now);
   app.use("*", compress());
-  pageRoutes(app, backend, auth, now);
+  pageRoutes(app, backend, auth, snapshots, now);
   return { app, hub };
 }

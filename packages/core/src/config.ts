@@ -291,7 +291,8 @@ export const configSchema = z
      * all workers (unset: no limit); the queue's job heartbeat (a job whose worker stops beating this
      * long is handed to another; at least 10s); how often the queue's supervisor looks for such jobs;
      * how often a worker polls for new jobs and for stop requests; how often a session may go back
-     * to the queue (drains and crashes) before it is given up.
+     * to the queue (drains and crashes) before it is given up; how often, and how far apart, a
+     * session's start (clone, fetch, base branch) is tried before it is dead-lettered.
      */
     fleet: z
       .object({
@@ -311,9 +312,18 @@ export const configSchema = z
         retryLimit: positiveInt
           .default(50)
           .describe("How often a session may go back to the queue (drains and crashes) before it is given up."),
+        startAttempts: positiveInt
+          .default(5)
+          .describe(
+            "How often a worker tries to start a session (clone or fetch its repository, find its base branch) before the session is dead-lettered: out of the queue, status `dead-lettered`, until `hatloop retry`.",
+          ),
+        startBackoff: duration
+          .refine((ms) => ms >= 1_000, "expected at least 1s")
+          .default(30_000)
+          .describe("The wait before a failed start is tried again; it doubles with each failure in a row, up to an hour."),
       })
       .strict()
-      .default({ heartbeat: 10_000, supervise: 2_000, poll: 1_000, retryLimit: 50 }),
+      .default({ heartbeat: 10_000, supervise: 2_000, poll: 1_000, retryLimit: 50, startAttempts: 5, startBackoff: 30_000 }),
     hooks: hooksConfigSchema.default(hooksConfigSchema.parse({})),
     pr: prConfigSchema.default(prConfigSchema.parse({})),
     mcp: mcpConfigSchema.default(mcpConfigSchema.parse({})),

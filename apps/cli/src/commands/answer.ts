@@ -52,7 +52,7 @@ async function answer(id: string, text: string, command: Command): Promise<numbe
  * ending to wait may still hold the session a moment, then leave the answer for the next run; so
  * this watches until the question is delivered or the runner has gone (at most a few seconds).
  */
-async function deliveredOrLeft(store: DbStore, id: string): Promise<"delivered" | "left" | "live"> {
+export async function deliveredOrLeft(store: DbStore, id: string): Promise<"delivered" | "left" | "live"> {
   for (let i = 0; i < 25; i++) {
     const now = await store.sessions.get(id);
     if (!now?.question) return "delivered";
@@ -76,5 +76,6 @@ function refusal(result: "no-session" | "no-question" | "already-answered", sess
 async function queueAgain(store: DbStore, config: ReturnType<typeof configFor>, session: SessionRecord): Promise<number> {
   printText(`answered session ${shortId(session.id)}'s question`);
   const { requeue } = await import("./fleet.js");
-  return requeue(store, config, session, 10_000);
+  printText(await requeue(store, config, session, 10_000));
+  return 0;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
@@ -6,19 +5,18 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { redactSecrets } from "@hatloop/context";
 import { type HatloopConfig, type SessionRecord } from "@hatloop/core";
-import { fleetStore, submitSession, type DbStore } from "@hatloop/db";
+import { fleetStore, type DbStore } from "@hatloop/db";
 import { contextWindowOf } from "@hatloop/model";
-import { remoteCommit, taskBranchName, WorkspaceError } from "@hatloop/tools";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { printJson, printText } from "../output/print.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { isLive } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
-import { asCliError, checkTaskSize } from "../session/plan.js";
-import { titleOf } from "../session/start.js";
-import { enqueue, openQueue, QUEUE, serverUrl } from "../fleet/queue.js";
+import { checkTaskSize } from "../session/plan.js";
+import { enqueue, openQueue, QUEUE, serverUrl, withQueue } from "../fleet/queue.js";
 import { Worker } from "../fleet/worker.js";
+import { createSession, startCommit, type Submission } from "../fleet/submission.js";
 import { runConfigFlags, taskText, type RunFlags } from "./run.js";
 import { bundledHatsDir } from "../session/paths.js";
 import { loadHats } from "../session/prompt-files.js";
@@ -57,12 +55,37 @@ export async function stopAction(id: string, flags: { json?: boolean }, command:
   }
 }
 
-type SubmitFlags = RunFlags & { base?: string };
+export type SubmitFlags = RunFlags & { base?: string; priority?: number };
 
 async function submitTask(words: string[], flags: SubmitFlags, command: Command): Promise<number> {
-  const config = configFor(command, runConfigFlags(flags));
+  const { config, submission } = await submissionOf(words, flags, command, "submit");
   const url = serverUrl(config, "submit");
-  if (flags.inPlace) throw usageError("--in-place does not go with submit (a worker works in its own worktree)");
+  const baseCommit = await startCommit(submission.repoUrl, flags.base);
+  const store = await openConfiguredStore(config); // migrates the database first
+  let id: string;
+  try {
+    ({ id } = await withQueue(url, config, (boss) => createSession(url, boss, config, submission, { baseCommit })));
+  } finally {
+    await store.close();
+  }
+  if (flags.json) printJson({ id });
+  else printText(id);
+  return ExitCode.ok;
+}
+
+/**
+ * What submit's flags ask for, checked as submit checks it (a fleet database, the task, its size,
+ * the hat, the repository): submit's and schedule's. The configuration is the submitter's.
+ */
+export async function submissionOf(
+  words: string[],
+  flags: SubmitFlags,
+  command: Command,
+  name: string,
+): Promise<{ config: HatloopConfig; submission: Submission }> {
+  const config = configFor(command, runConfigFlags(flags));
+  serverUrl(config, name);
+  if (flags.inPlace) throw usageError(`--in-place does not go with ${name} (a worker works in its own worktree)`);
   const modelId = config.model.startsWith("scripted:") ? chooseModel(config.model, config).id : config.model;
   const task = redactSecrets((await taskText(words, flags.taskFile)).trim());
   if (!task) throw usageError("the task is empty");
@@ -73,61 +96,19 @@ async function submitTask(words: string[], flags: SubmitFlags, command: Command)
   const hats = loadHats([bundledHatsDir]);
   if (!hats.has(config.hat) && !existsSync(repoUrl))
     throw usageError(`unknown hat "${config.hat}" (hats: ${[...hats.keys()].sort().join(", ")})`);
-  const baseCommit = await asCliError(remoteCommit(repoUrl, flags.base).catch(withRemedy));
   // A task started from a branch proposes its work back to it, unless the configuration names another.
   const pr = flags.base && !config.pr.base ? { ...config.pr, base: flags.base } : config.pr;
-  const id = randomUUID();
-  const store = await openConfiguredStore(config);
-  try {
-    const boss = await openQueue(url, config, { supervise: false });
-    try {
-      await submitSession(
-        url,
-        {
-          id,
-          task,
-          title: titleOf(task),
-          repoPath: repoUrl,
-          worktreePath: "",
-          branch: taskBranchName(shortId(id)),
-          baseCommit,
-          inPlace: false,
-          hat: config.hat,
-          model: modelId,
-          budgets: {
-            maxIterations: config.maxIterations,
-            maxTokens: config.maxTokens ?? null,
-            maxCostUsd: config.maxCostUsd ?? null,
-            maxRuntimeMs: config.maxRuntime || null,
-          },
-          config: { ...config, pr, model: modelId, databaseUrl: undefined },
-          contextWindow,
-          status: "pending",
-          pid: null,
-          host: null,
-        },
-        repoUrl,
-        (tx) => enqueue(boss, config, id, repoUrl, tx),
-      );
-    } finally {
-      await boss.stop({ graceful: false, close: true }).catch(() => {});
-    }
-  } finally {
-    await store.close();
-  }
-  if (flags.json) printJson({ id });
-  else printText(id);
-  return ExitCode.ok;
-}
-
-/** A remote whose HEAD names a missing branch: the two ways out. */
-function withRemedy(error: unknown): never {
-  if (error instanceof WorkspaceError && error.code === "dangling_head")
-    throw new WorkspaceError(
-      error.code,
-      `${error.message}; pass --base <branch> to start from one of them, or point the remote's HEAD at one (in the remote: git symbolic-ref HEAD refs/heads/<branch>; on a hosting site: its default branch setting)`,
-    );
-  throw error;
+  return {
+    config,
+    submission: {
+      task,
+      repoUrl,
+      base: flags.base ?? null,
+      priority: flags.priority ?? 0,
+      config: { ...config, pr, model: modelId, databaseUrl: undefined },
+      contextWindow,
+    },
+  };
 }
 
 /** A local path becomes absolute (workers on this machine can reach it); a URL stays as given. */
@@ -138,14 +119,14 @@ function repositoryOf(repo: string): string {
   return realpathSync(path);
 }
 
-interface StopOutcome {
+export interface StopOutcome {
   id: string;
   action: "cancelled" | "requested" | "nothing";
   message: string;
 }
 
 /** A queued session leaves the queue now; a running one is asked to checkpoint and pause. */
-async function stopSession(store: DbStore, config: HatloopConfig, session: SessionRecord): Promise<StopOutcome> {
+export async function stopSession(store: DbStore, config: HatloopConfig, session: SessionRecord): Promise<StopOutcome> {
   const fleet = fleetStore(store.database.db);
   if (session.status === "completed" || session.status === "failed")
     return { id: session.id, action: "nothing", message: `already ${session.status}` };
@@ -181,11 +162,11 @@ async function isActive(fleet: ReturnType<typeof fleetStore>, id: string): Promi
 }
 
 /**
- * `hatloop resume` (and `answer`) of a fleet session: back in the queue, for any worker. `patienceMs`:
- * how long to keep trying while its last job is still active (a worker that has just let the session
- * go finishes its job a moment later).
+ * `hatloop resume` (and `answer`, and the console's) of a fleet session: back in the queue, for any
+ * worker. `patienceMs`: how long to keep trying while its last job is still active (a worker that has
+ * just let the session go finishes its job a moment later). Returns what was done, in words.
  */
-export async function requeue(store: DbStore, config: HatloopConfig, session: SessionRecord, patienceMs = 0): Promise<number> {
+export async function requeue(store: DbStore, config: HatloopConfig, session: SessionRecord, patienceMs = 0): Promise<string> {
   const fleet = fleetStore(store.database.db);
   const row = await fleet.get(session.id);
   if (!row?.repoUrl) throw new CliError(`session ${shortId(session.id)} is not a fleet session`);
@@ -193,17 +174,18 @@ export async function requeue(store: DbStore, config: HatloopConfig, session: Se
   const boss = await openQueue(url, config, { supervise: false });
   try {
     await fleet.clearStop(session.id);
+    await fleet.revive(session.id); // a dead-lettered session resumed is tried afresh, as retry does
     const deadline = Date.now() + patienceMs;
-    let jobId = await enqueue(boss, config, session.id, row.repoUrl);
+    const job = { sessionId: session.id, repoUrl: row.repoUrl, priority: row.priority };
+    let jobId = await enqueue(boss, config, job);
     while (!jobId && Date.now() < deadline) {
       await sleep(250);
-      jobId = await enqueue(boss, config, session.id, row.repoUrl);
+      jobId = await enqueue(boss, config, job);
     }
     if (!jobId) throw usageError(`session ${shortId(session.id)} is already queued or running`);
     await fleet.setJob(session.id, jobId);
   } finally {
     await boss.stop({ graceful: false, close: true }).catch(() => {});
   }
-  printText(`session ${shortId(session.id)} is queued again; a worker resumes it from its last checkpoint`);
-  return ExitCode.ok;
+  return `session ${shortId(session.id)} is queued again; a worker resumes it from its last checkpoint`;
 }

@@ -82,6 +82,10 @@ export function registerCommands(program: Command): void {
     .option("--json", "print the sessions as a JSON array")
     .option("--plain", "a plain table even on a terminal")
     .option("-n, --limit <n>", "how many sessions", positiveInt, 50)
+    .option("--status <list>", `only these statuses, comma-separated: ${LS_STATUSES.join(", ")}`, (v) => statusList(v, LS_STATUSES))
+    .option("--worker <name>", "only the fleet sessions this worker runs, or ran last")
+    .option("--repo <url|path>", "only the sessions of this repository (a fleet session's URL, or a local repository's path)")
+    .option("--totals", "with --json: an object {sessions, totals} instead of the array (plain output always ends with the totals)")
     .action(lazy(async () => (await import("./ls.js")).lsAction));
 
   program
@@ -111,7 +115,7 @@ export function registerCommands(program: Command): void {
     program
       .command("prune")
       .description("remove the sessions that match: by status, by age, or both (as rm does, for each)")
-      .option("--status <list>", `comma-separated: ${PRUNE_STATUSES.join(", ")}`, statusList)
+      .option("--status <list>", `comma-separated: ${PRUNE_STATUSES.join(", ")}`, (v) => statusList(v, PRUNE_STATUSES))
       .option("--older-than <age>", "not updated for this long, e.g. 7d or 12h", durationOption),
   ).action(lazy(async () => (await import("./prune.js")).pruneAction));
 
@@ -133,14 +137,16 @@ const HANDOFF_FORMATS = ["md", "json", "yaml"] as const;
 
 /** As `ls` shows them (displayStatus): the stored ones, and "interrupted" for a session whose process is gone. */
 const PRUNE_STATUSES: string[] = [...SESSION_STATUSES, "interrupted"];
+/** As `ls` shows them: those, and the fleet's queued (its job waits) and dead-lettered (its starts failed). */
+const LS_STATUSES: string[] = [...PRUNE_STATUSES, "queued", "dead-lettered"];
 
-function statusList(value: string): string[] {
+function statusList(value: string, known: string[]): string[] {
   const list = value
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const unknown = list.filter((s) => !PRUNE_STATUSES.includes(s));
-  if (list.length === 0 || unknown.length) throw new InvalidArgumentError(`expected statuses among ${PRUNE_STATUSES.join(", ")}`);
+  const unknown = list.filter((s) => !known.includes(s));
+  if (list.length === 0 || unknown.length) throw new InvalidArgumentError(`expected statuses among ${known.join(", ")}`);
   return list;
 }
 

@@ -1,9 +1,11 @@
+import { existsSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { SessionRecord, Store } from "@hatloop/core";
+import type { SessionRecord } from "@hatloop/core";
 import type { DbStore } from "@hatloop/db";
 import { formatAge, formatCost, shortId, table } from "../format.js";
-import { fleetStatus, fleetViews, type FleetView } from "../fleet/listing.js";
-import { currentStatus, displayStatus, isLive } from "../session/liveness.js";
+import { listSessions, type ListedSession, type SessionQuery } from "../fleet/session-list.js";
+import { costTotals, totalsLines } from "../fleet/totals.js";
 import { outputMode } from "../ui/output-mode.js";
 import { renderSession, sessionDetails } from "./show.js";
 import { watchSession } from "./watch.js";
@@ -11,25 +13,47 @@ import { withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
 import { invocation } from "../invocation.js";
 
-export async function lsAction(options: { json?: boolean; plain?: boolean; limit: number }, command: Command): Promise<void> {
+export interface LsFlags {
+  json?: boolean;
+  plain?: boolean;
+  limit: number;
+  status?: string[];
+  worker?: string;
+  repo?: string;
+  totals?: boolean;
+}
+
+export async function lsAction(options: LsFlags, command: Command): Promise<void> {
   await withStore(command, async (store) => {
-    const sessions = await store.sessions.list({ limit: options.limit });
-    const fleet = await fleetViews(store, sessions);
-    // The status as plain output shows it: a "running" session whose runner is gone is "interrupted".
+    const query: SessionQuery = {
+      limit: options.limit,
+      ...(options.status ? { statuses: options.status } : {}),
+      ...(options.worker !== undefined ? { worker: options.worker } : {}),
+      ...(options.repo !== undefined ? { repo: repositoryFilter(options.repo) } : {}),
+    };
+    const filtered = query.statuses !== undefined || query.worker !== undefined || query.repo !== undefined;
     if (options.json) {
-      const statuses = await statusesOf(store, sessions);
-      return printJson(
-        sessions.map((s) => ({
-          ...s,
-          status: fleetStatus(fleet.get(s.id), statuses.get(s.id) ?? displayStatus(s)),
-          fleet: fleet.get(s.id) ?? null,
-        })),
-      );
+      const sessions = await listSessions(store, query);
+      // An array, as ever; with --totals an object holding it beside the totals.
+      return printJson(options.totals ? { sessions, totals: await costTotals(store, new Date()) } : sessions);
     }
-    if (outputMode(options) !== "tui" || sessions.length === 0)
-      return printText(renderSessionList(sessions, await statusesOf(store, sessions), undefined, fleet));
-    await dashboard(store, options.limit);
+    if (outputMode(options) === "tui" && !options.totals) {
+      const first = await listSessions(store, { ...query, limit: 1 });
+      if (first.length) return dashboard(store, query);
+    }
+    const sessions = await listSessions(store, query);
+    if (sessions.length === 0 && filtered) return printText("No sessions match.");
+    const lines = [renderSessionList(sessions)];
+    if (sessions.length) lines.push("", ...totalsLines(await costTotals(store, new Date())));
+    printText(lines.join("\n"));
   });
+}
+
+/** A local repository path as the sessions have it (absolute); a URL as given. */
+function repositoryFilter(repo: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo)) return repo;
+  const path = resolve(repo);
+  return existsSync(path) ? realpathSync(path) : path;
 }
 
 /**
@@ -37,19 +61,19 @@ export async function lsAction(options: { json?: boolean; plain?: boolean; limit
  * session and q there comes back to the list; a finished one is shown in place. Statuses and the
  * worker column are those of `ls --plain`.
  */
-async function dashboard(store: DbStore, limit: number): Promise<void> {
+async function dashboard(store: DbStore, query: SessionQuery): Promise<void> {
   const { chooseSession } = await import("@hatloop/tui");
   const source = {
     load: async () => {
       const now = new Date();
-      const sessions = await store.sessions.list({ limit });
-      const [statuses, fleet] = await Promise.all([statusesOf(store, sessions), fleetViews(store, sessions)]);
+      const sessions = await listSessions(store, query);
+      const fleet = sessions.some((s) => s.fleet);
       return sessions.map((s) => ({
         ...rowOf(s, now),
-        status: fleetStatus(fleet.get(s.id), statuses.get(s.id)!),
-        ...(fleet.size ? { worker: fleet.get(s.id)?.worker ?? "-" } : {}),
+        status: s.status,
+        ...(fleet ? { worker: s.fleet?.worker ?? "-" } : {}),
         id: s.id,
-        live: isLive(s, now.getTime()),
+        live: s.live,
       }));
     },
     details: async (id: string) => {
@@ -67,9 +91,8 @@ async function dashboard(store: DbStore, limit: number): Promise<void> {
   }
 }
 
-function rowOf(s: SessionRecord, now: Date) {
+function rowOf(s: Pick<SessionRecord, "hat" | "iteration" | "budgets" | "costUsd" | "updatedAt" | "title">, now: Date) {
   return {
-    status: displayStatus(s, now.getTime()),
     hat: s.hat,
     iteration: s.budgets.maxIterations ? `${s.iteration}/${s.budgets.maxIterations}` : String(s.iteration),
     cost: formatCost(s.costUsd),
@@ -78,35 +101,21 @@ function rowOf(s: SessionRecord, now: Date) {
   };
 }
 
-/** Each session's status as its run's view shows it (a live run held by the user is "paused"). */
-async function statusesOf(store: Store, sessions: SessionRecord[]): Promise<Map<string, string>> {
-  const now = Date.now();
-  return new Map(
-    await Promise.all(
-      sessions.map(async (s) => [s.id, isLive(s, now) ? await currentStatus(store, s, now) : displayStatus(s, now)] as const),
-    ),
-  );
-}
-
-function renderSessionList(
-  sessions: SessionRecord[],
-  statuses: Map<string, string>,
-  now = new Date(),
-  fleet: Map<string, FleetView> = new Map(),
-): string {
+function renderSessionList(sessions: ListedSession[], now = new Date()): string {
   if (sessions.length === 0) return `No sessions yet. Start one with: ${invocation()} run "<task>"   (or try: ${invocation()} demo)`;
+  const fleet = sessions.some((s) => s.fleet);
   const rows = sessions.map((s) => {
     const r = rowOf(s, now);
     return [
       shortId(s.id),
-      fleetStatus(fleet.get(s.id), statuses.get(s.id) ?? r.status),
+      s.status,
       r.hat,
       r.iteration,
       r.cost,
       r.updated,
-      ...(fleet.size ? [fleet.get(s.id)?.worker ?? "-"] : []),
+      ...(fleet ? [String(s.fleet?.priority ?? "-"), s.fleet?.worker ?? "-"] : []),
       r.title,
     ];
   });
-  return table([["ID", "STATUS", "HAT", "ITER", "COST", "UPDATED", ...(fleet.size ? ["WORKER"] : []), "TASK"], ...rows]);
+  return table([["ID", "STATUS", "HAT", "ITER", "COST", "UPDATED", ...(fleet ? ["PRI", "WORKER"] : []), "TASK"], ...rows]);
 }

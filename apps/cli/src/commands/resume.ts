@@ -21,6 +21,7 @@ import { driveSession } from "../session/drive.js";
 import { isLive } from "../session/liveness.js";
 import { chooseModel, sessionProvider } from "../session/model.js";
 import { requeue } from "./fleet.js";
+import { printText } from "../output/print.js";
 import { invocation } from "../invocation.js";
 
 export interface ResumeFlags {
@@ -54,7 +55,8 @@ async function resume(id: string | undefined, flags: ResumeFlags, command: Comma
       // A queued session's options travel in its row, set at submit; a flag here would do nothing.
       if (flags.pr || flags.draft)
         throw usageError(`session ${shortId(session.id)} runs on the fleet: give --pr or --draft to ${invocation()} submit`);
-      return await requeue(store, config, await applyBudgets(store, session, flags));
+      printText(await requeue(store, config, await applyBudgets(store, session, flags)));
+      return 0;
     }
     return await resumeSession(store, session, flags, config);
   } finally {
@@ -93,7 +95,7 @@ async function lastResumable(store: Store): Promise<SessionRecord> {
   return newest;
 }
 
-function checkResumable(session: SessionRecord, flags: ResumeFlags): void {
+export function checkResumable(session: SessionRecord, flags: ResumeFlags): void {
   const sid = shortId(session.id);
   if (session.status === "completed") throw usageError(`session ${sid} is completed; there is nothing to resume`);
   if (isLive(session))
@@ -109,7 +111,7 @@ function checkResumable(session: SessionRecord, flags: ResumeFlags): void {
   }
 }
 
-async function applyBudgets(store: Store, session: SessionRecord, flags: ResumeFlags): Promise<SessionRecord> {
+export async function applyBudgets(store: Store, session: SessionRecord, flags: ResumeFlags): Promise<SessionRecord> {
   const use = {
     iterations: session.iteration,
     tokens: totalUsageTokens(session.usage),

@@ -12,6 +12,14 @@ export interface FleetView {
   worker: string | null;
   /** The repository it travels with. */
   repo: string | null;
+  /** Higher runs first (submit --priority). */
+  priority: number;
+  /** Out of the queue because its starts failed fleet.startRetries times in a row (hatloop retry). */
+  deadLettered: boolean;
+  /** Why its last start failed (clone, fetch, base branch); null: none failed since one went through. */
+  startError: string | null;
+  /** The schedule whose firing created it. */
+  schedule: string | null;
 }
 
 /** The fleet sessions among `sessions` (others are absent from the map). */
@@ -20,11 +28,30 @@ export async function fleetViews(store: DbStore, sessions: readonly SessionRecor
     sessions.map((s) => s.id),
     { schema: "pgboss", name: QUEUE },
   );
-  return new Map(rows.filter((r) => r.repoUrl).map((r) => [r.sessionId, { queue: r.queueState, worker: r.worker, repo: r.repoUrl }]));
+  return new Map(
+    rows
+      .filter((r) => r.repoUrl)
+      .map((r) => [
+        r.sessionId,
+        {
+          queue: r.queueState,
+          worker: r.worker,
+          repo: r.repoUrl,
+          priority: r.priority,
+          deadLettered: r.deadLetteredAt !== null,
+          startError: r.startError,
+          schedule: r.schedule,
+        },
+      ]),
+  );
 }
 
-/** A session whose job waits in the queue shows as "queued" (unless it has ended). */
+/**
+ * A dead-lettered session shows as "dead-lettered"; one whose job waits in the queue as "queued"
+ * (unless it has ended).
+ */
 export function fleetStatus(view: FleetView | undefined, status: string): string {
+  if (view?.deadLettered) return "dead-lettered";
   return view?.queue === "queued" && status !== "completed" && status !== "failed" ? "queued" : status;
 }
 
@@ -33,5 +60,11 @@ export function fleetLines(view: FleetView | undefined): string[] {
   if (!view) return [];
   const queue =
     view.queue === "queued" ? "queued, waiting for a worker" : view.queue === "active" ? "taken by a worker" : "not in the queue";
-  return [`fleet      ${queue}${view.worker ? `; worker ${view.worker}` : ""}`, `repo       ${view.repo}`];
+  return [
+    `fleet      ${view.deadLettered ? "dead-lettered, out of the queue" : queue}${view.worker ? `; worker ${view.worker}` : ""}`,
+    `repo       ${view.repo}`,
+    `priority   ${view.priority}`,
+    ...(view.startError ? [`start      failed: ${view.startError}`] : []),
+    ...(view.schedule ? [`schedule   ${view.schedule}`] : []),
+  ];
 }

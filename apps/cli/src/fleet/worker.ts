@@ -5,10 +5,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Job, PgBoss } from "pg-boss";
 import { errorMessage } from "@hatloop/context";
 import { configSchema, LoopControl, type HatloopConfig, type LoopOutcome, type SessionRecord } from "@hatloop/core";
-import { fleetStore, takeRepoSlot, type DbStore } from "@hatloop/db";
+import { fleetStore, setRetryDelay, takeRepoSlot, type DbStore, type FleetRow } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { printText } from "../output/print.js";
+import { remoteCommit } from "@hatloop/tools";
 import { gitPort } from "../session/deps.js";
 import { runLeasedSession } from "../session/drive.js";
 import { baselineFor, gateCommands } from "../session/gates.js";
@@ -16,7 +17,10 @@ import { takeLease, type Lease } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
 import { watchStopRequests } from "../session/stop-requests.js";
 import { lostWorkNote } from "./lost-work.js";
-import { QUEUE, type JobData } from "./queue.js";
+import { WorkerPresence } from "./presence.js";
+import { fire } from "./firing.js";
+import { QUEUE, SCHEDULE_QUEUE, type JobData } from "./queue.js";
+import type { ScheduleData } from "./schedules.js";
 import { clearLeftWorktrees, prepareWorkspace, pushingGitPort, removeWorkspace, workerDir, type PreparedWorkspace } from "./workspace.js";
 
 // `hatloop worker`: takes sessions from the queue and runs each with the same loop as `hatloop run`.
@@ -27,6 +31,9 @@ import { clearLeftWorktrees, prepareWorkspace, pushingGitPort, removeWorkspace, 
 
 /** Thrown by a job handler to put its session back in the queue (pg-boss retries a failed job). */
 class BackToQueue extends Error {}
+
+/** A session that could not start: its repository could not be cloned or fetched, its base not found. */
+class StartFailed extends Error {}
 
 interface Running {
   session: SessionRecord;
@@ -52,9 +59,11 @@ export class Worker {
   private readonly fleet;
   private draining = false;
   private idle: Array<() => void> = [];
+  private readonly presence: WorkerPresence;
 
   constructor(private readonly options: WorkerOptions) {
     this.fleet = fleetStore(options.store.database.db);
+    this.presence = new WorkerPresence(options.store, options.name, options.concurrency, () => this.running.size);
   }
 
   /** Works until drained; resolves with the exit code. */
@@ -62,6 +71,7 @@ export class Worker {
     const { boss, config, concurrency } = this.options;
     const lock = takeNameLock(workerDir(this.options.name));
     clearLeftWorktrees(workerDir(this.options.name));
+    await this.presence.start();
     const stops = watchStopRequests(
       this.options.store,
       () => [...this.running.keys()],
@@ -69,21 +79,27 @@ export class Worker {
       Math.min(1_000, config.fleet.poll),
     );
     const done = new Promise<number>((resolve) => this.onSignals(resolve));
+    const poll = Math.max(0.5, config.fleet.poll / 1_000);
     await boss.work<JobData>(
       QUEUE,
       {
         localConcurrency: concurrency,
         batchSize: 1,
-        pollingIntervalSeconds: Math.max(0.5, config.fleet.poll / 1_000),
+        pollingIntervalSeconds: poll,
         ...(config.fleet.maxPerRepo ? { groupConcurrency: config.fleet.maxPerRepo } : {}),
       },
       async ([job]) => this.handle(job!),
     );
+    await boss.work<ScheduleData>(SCHEDULE_QUEUE, { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: poll }, async ([job]) => {
+      const fired = await fire(this.options.store, boss, config, job!);
+      if (fired.created) this.say("schedule fired", { schedule: job!.data.schedule, session: fired.sessionId });
+    });
     this.say("ready", { concurrency, maxPerRepo: config.fleet.maxPerRepo ?? null });
     try {
       return await done;
     } finally {
       stops.stop();
+      await this.presence.stopped();
       lock.release();
     }
   }
@@ -107,8 +123,10 @@ export class Worker {
   /** No new jobs; running sessions checkpoint and pause, and go back to the queue. */
   private async drain(): Promise<void> {
     this.draining = true;
+    await this.presence.draining();
     // Not waiting for the running jobs (offWork's default): they end only once interrupted, below.
     await this.options.boss.offWork(QUEUE, { wait: false }).catch(() => {});
+    await this.options.boss.offWork(SCHEDULE_QUEUE, { wait: true }).catch(() => {});
     for (const run of this.running.values()) {
       run.drained = true;
       run.control.interrupt();
@@ -155,17 +173,25 @@ export class Worker {
     if (!fleetRow?.repoUrl) throw new CliError(`session ${shortId(found.id)} has no repository to travel with`);
     const run: Running = { session: found, job, control: new LoopControl(), drained: false, stopped: false };
     this.running.set(found.id, run);
+    void this.presence.beat();
+    // Its job came back to the queue (a drain, a crash, a lost lease) after a runner had started it:
+    // this worker takes it over. A job retried after a failed start is not a takeover.
+    const takeover = job.retryCount > 0 && fleetRow.worker !== null && fleetRow.startAttempts === 0;
     job.signal.addEventListener("abort", () => run.control.interrupt());
     const started = Date.now();
     let slot: { release(): Promise<void> } | null = null;
     try {
       slot = await this.repoSlot(run, fleetRow.repoUrl);
-      const outcome = await this.runSession(run, fleetRow.repoUrl);
+      const outcome = await this.runSession(run, { ...fleetRow, repoUrl: fleetRow.repoUrl }, takeover);
       if (run.drained) throw new BackToQueue(`session ${shortId(found.id)} drained`);
       if (run.stopped) await this.fleet.clearStop(found.id);
       this.say("session ended", { session: found.id, status: outcome.status, reason: outcome.reason, ms: Date.now() - started });
       return { status: outcome.status };
     } catch (error) {
+      if (error instanceof StartFailed) {
+        await run.lease?.release();
+        return await this.startFailed(job, found, error.message);
+      }
       if (!(error instanceof BackToQueue)) this.say("session failed", { session: found.id, error: errorMessage(error) });
       else this.say("session back to the queue", { session: found.id });
       throw error;
@@ -177,24 +203,40 @@ export class Worker {
           this.say("worktree not removed", { session: found.id, error: error.message }),
         );
       this.running.delete(found.id);
+      void this.presence.beat();
       if (this.running.size === 0) this.idle.splice(0).forEach((r) => r());
     }
   }
 
-  private async runSession(run: Running, repoUrl: string): Promise<LoopOutcome> {
+  private async runSession(run: Running, fleetRow: FleetRow & { repoUrl: string }, takeover: boolean): Promise<LoopOutcome> {
     const { store, name } = this.options;
+    const { repoUrl } = fleetRow;
     const config = sessionConfig(run.session, this.options.config);
     run.lease = await this.takeLeaseWaiting(run);
     const { epoch } = run.lease;
+    if (takeover) await this.presence.tookOver();
     const fenced = store.fenced(run.session.id, epoch);
-    const workspace = (run.workspace = await prepareWorkspace({
-      dir: workerDir(name),
-      repoUrl,
-      store,
-      sessionId: run.session.id,
-      branch: run.session.branch,
-      baseCommit: run.session.baseCommit,
-    }));
+    if (!run.session.baseCommit) {
+      // A schedule's firing: the base branch is read now, when the session starts.
+      const baseCommit = await starting(() => remoteCommit(repoUrl, fleetRow.base ?? undefined));
+      await fenced.sessions.update(run.session.id, { baseCommit });
+      run.session = { ...run.session, baseCommit };
+    }
+    const workspace = (run.workspace = await starting(() =>
+      prepareWorkspace({
+        dir: workerDir(name),
+        repoUrl,
+        store,
+        sessionId: run.session.id,
+        branch: run.session.branch,
+        baseCommit: run.session.baseCommit,
+      }),
+    ));
+    if (fleetRow.startAttempts > 0 || fleetRow.startError) {
+      // Started after failures: the next failure counts from one again, and a drain goes back at once.
+      await this.fleet.startSucceeded(run.session.id);
+      await setRetryDelay(store.database.db, { schema: "pgboss", name: QUEUE }, run.job.id, 0);
+    }
     // repoPath stays the repository's URL: memories are keyed by it, the same on every worker.
     await fenced.sessions.update(run.session.id, { worktreePath: workspace.worktreePath, pid: process.pid, host: hostname() });
     await this.fleet.setWorker(run.session.id, name);
@@ -213,6 +255,7 @@ export class Worker {
       iteration: session.iteration,
       commit: workspace.commit,
       epoch,
+      ...(takeover ? { takeover } : {}),
       ...(workspace.restored ? { snapshot: workspace.through } : {}),
       ...(resumeNote ? { unrestored: resumeNote } : {}),
     });
@@ -240,6 +283,30 @@ export class Worker {
       notice: (line) => this.say("notice", { session: session.id, line }),
       resumeNote,
     });
+  }
+
+  /**
+   * A failed start: counted; tried again after fleet.startBackoff, doubled with each failure in a row
+   * (pg-boss computes the retry's start from the job's retry_delay, set here just before the job is
+   * failed), until fleet.startAttempts, when the session is dead-lettered: its job ends, it stays out
+   * of the queue until `hatloop retry`.
+   */
+  private async startFailed(job: Job<JobData>, session: SessionRecord, error: string): Promise<{ status: string }> {
+    const { store, config } = this.options;
+    const { attempts, deadLettered } = await this.fleet.startFailed(session.id, error, config.fleet.startAttempts);
+    if (deadLettered) {
+      await store.sessions.update(session.id, {
+        status: "paused",
+        stopReason: `its starts failed ${attempts} times (hatloop retry queues it again)`,
+        lastError: error,
+      });
+      this.say("session dead-lettered", { session: session.id, attempts, error });
+      return { status: "dead-lettered" };
+    }
+    const delay = Math.min(MAX_START_BACKOFF_S, Math.round((config.fleet.startBackoff / 1_000) * 2 ** (attempts - 1)));
+    await setRetryDelay(store.database.db, { schema: "pgboss", name: QUEUE }, job.id, delay);
+    this.say("session start failed", { session: session.id, attempt: attempts, retryInSeconds: delay, error });
+    throw new BackToQueue(`session ${shortId(session.id)} did not start: ${error}`);
   }
 
   /** With fleet.maxPerRepo: a slot of the session's repository, waiting while all are taken. */
@@ -279,6 +346,22 @@ export class Worker {
     const parts = Object.entries(data).map(([k, v]) => `${k}=${typeof v === "string" && k === "session" ? shortId(v) : JSON.stringify(v)}`);
     printText(`worker ${this.options.name}: ${what}${parts.length ? ` ${parts.join(" ")}` : ""}`);
   }
+}
+
+/** The longest wait between two starts of a session. */
+const MAX_START_BACKOFF_S = 3_600;
+
+/** A failure of `start` (clone, fetch, base branch) is a StartFailed: retried later, then dead-lettered. */
+async function starting<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    throw new StartFailed(firstLine(errorMessage(error)));
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!.trim();
 }
 
 /**

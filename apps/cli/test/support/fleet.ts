@@ -114,8 +114,17 @@ export function fleetEnv(url: string, root: string, extra: Record<string, string
 }
 
 /** `hatloop submit` of a scripted session in the editor hat; its id. */
-export async function submit(env: Record<string, string>, remote: string, scenario: string, task: string): Promise<string> {
-  const ran = await runHatloop(["submit", task, "--repo", remote, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"], env);
+export async function submit(
+  env: Record<string, string>,
+  remote: string,
+  scenario: string,
+  task: string,
+  extra: string[] = [],
+): Promise<string> {
+  const ran = await runHatloop(
+    ["submit", task, "--repo", remote, "--hat", "editor", "--model", `scripted:${scenario}`, "--json", ...extra],
+    env,
+  );
   expect(ran.code, ran.stderr).toBe(0);
   return (JSON.parse(ran.stdout) as { id: string }).id;
 }

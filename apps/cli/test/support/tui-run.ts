@@ -17,6 +17,8 @@ export interface TuiRun {
   home: string;
   repo: string;
   root: string;
+  /** The variables of that environment, for a test that starts the binary itself. */
+  vars: Record<string, string>;
   /** The shell command prefix: a clean environment for the binary in the pane. */
   env: string;
   gate(name: string): string;
@@ -62,6 +64,7 @@ export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: strin
     home,
     repo,
     root,
+    vars,
     scenario,
     env,
     gate,

@@ -19,6 +19,8 @@ export function FleetPage(props: {
   workers: string[];
   csrf: string;
   now: number;
+  /** The snapshot of these rows its live stream starts from (row-snapshots.ts). */
+  view?: string;
 }) {
   const { query } = props;
   return (
@@ -45,15 +47,18 @@ export function FleetPage(props: {
         <input name="repo" placeholder="repository" value={query.repo ?? ""} aria-label="repository" />
         <input name="text" type="search" placeholder="search task or id" value={query.text ?? ""} aria-label="search" />
       </form>
-      <SessionTable rows={props.rows} query={query} now={props.now} />
+      <SessionTable rows={props.rows} query={query} now={props.now} view={props.view} />
     </Layout>
   );
 }
 
-/** The table with its live stream, for this filter: replaced whole when the filter changes. */
-export function SessionTable(props: { rows: SessionRow[]; query: SessionQuery; now: number }) {
+/**
+ * The table with its live stream, for this filter: replaced whole when the filter changes. `view`
+ * names the snapshot of these rows the stream starts from (it sends only what changed since).
+ */
+export function SessionTable(props: { rows: SessionRow[]; query: SessionQuery; now: number; view?: string }) {
   return (
-    <div id="sessions" sse-connect={`/live/fleet${queryString(queryParams(props.query))}`}>
+    <div id="sessions" sse-connect={`/live/fleet${queryString({ ...queryParams(props.query), view: props.view })}`}>
       <div hidden sse-swap="rows" hx-swap="innerHTML"></div>
       <table>
         <thead>
@@ -106,6 +111,28 @@ export function RowOf(props: { row: SessionRow; now: number; oob?: boolean }) {
       <td class="wide muted">{props.row.lastEvent ? `${ago(props.row.lastEvent.at, props.now)}: ${props.row.lastEvent.text}` : "–"}</td>
     </tr>
   );
+}
+
+/** Everything RowOf shows of a row but the time: two rows that show the same have the same fingerprint. */
+export function rowFingerprint(row: SessionRow): string {
+  const { session } = row;
+  const question = session.question && session.question.answer === null ? session.question.text : null;
+  return JSON.stringify([
+    row.status,
+    row.worker,
+    row.repo,
+    session.title,
+    session.task,
+    question,
+    session.hat,
+    session.iteration,
+    session.budgets.maxIterations,
+    session.costUsd,
+    session.budgets.maxCostUsd,
+    session.runtimeMs,
+    row.lastEvent?.at.getTime(),
+    row.lastEvent?.text,
+  ]);
 }
 
 /** A row new to the page, put first (a row's parent, so that its children, the row, are what is inserted). */

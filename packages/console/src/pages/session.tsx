@@ -104,18 +104,28 @@ export function SessionHead(props: { detail: SessionDetail; now: number; oob?: b
         </form>
       ) : null}
       <div class="actions">
-        <Action kind="stop" id={id} label="Stop" danger />
-        <Action kind="resume" id={id} label="Resume" />
+        {STOPPABLE.has(row.status) ? <Action kind="stop" id={id} label="Stop" danger /> : null}
+        {RESUMABLE.has(row.status) ? <Action kind="resume" id={id} label="Resume" /> : null}
         <Action kind="rerun" id={id} label="Re-run as a new session" />
         {row.status === "dead-lettered" ? <Action kind="retry" id={id} label="Retry" /> : null}
-        <form hx-post="/actions/raise-budget" hx-target="#toast" hx-swap="innerHTML">
-          <input type="hidden" name="session" value={id} />
-          <input name="iterations" type="number" min="1" placeholder="+ iterations" aria-label="more iterations" class="short" />
-          <input name="cost" type="number" min="0.01" step="0.01" placeholder="+ dollars" aria-label="more dollars" class="short" />
-          <button>Raise budget</button>
-        </form>
+        {row.status === "completed" ? null : <RaiseBudget id={id} />}
       </div>
     </section>
+  );
+}
+
+/** Which buttons a status shows: an action that could only be refused is not offered. */
+const STOPPABLE = new Set(["running", "waiting", "queued", "retrying", "pending"]);
+const RESUMABLE = new Set(["paused", "interrupted", "failed", "waiting", "stopped"]);
+
+function RaiseBudget(props: { id: string }) {
+  return (
+    <form hx-post="/actions/raise-budget" hx-target="#toast" hx-swap="innerHTML">
+      <input type="hidden" name="session" value={props.id} />
+      <input name="iterations" type="number" min="1" placeholder="+ iterations" aria-label="more iterations" class="short" />
+      <input name="cost" type="number" min="0.01" step="0.01" placeholder="+ dollars" aria-label="more dollars" class="short" />
+      <button>Raise budget</button>
+    </form>
   );
 }
 

@@ -1,12 +1,13 @@
 import type { Hono } from "hono";
 import { streamSSE, type SSEStreamingApi } from "hono/streaming";
-import type { ConsoleBackend, StoredLoopEvent } from "../backend.js";
+import type { ConsoleBackend, SessionRow, StoredLoopEvent } from "../backend.js";
 import type { LiveHub } from "../live.js";
-import { RowOf, TotalsOf } from "../pages/fleet.js";
+import { RowGone, RowInsert, RowOf, TotalsOf } from "../pages/fleet.js";
 import { StreamItem } from "../pages/stream.js";
 import { FleetBody } from "../pages/workers.js";
 import { parseQuery } from "../query.js";
 import { toHtml } from "../render.js";
+import type { RowSnapshots, TableView } from "../row-snapshots.js";
 
 // The pages' live streams (Server-Sent Events, which htmx's SSE extension swaps into the page). Each
 // starts with what may have changed since the page was drawn, then follows the hub. A comment every
@@ -31,20 +32,41 @@ async function held(stream: SSEStreamingApi, stop: () => void): Promise<void> {
   stop();
 }
 
-export function liveRoutes(app: Hono, backend: ConsoleBackend, hub: LiveHub, now: () => number): void {
+/** The rows of a table that changed since its snapshot: swapped in place, added first (newer rows come first), taken out. */
+function rowChanges(view: TableView, rows: readonly SessionRow[], now: number): string {
+  const current = new Set(rows.map((row) => row.session.id));
+  const gone = [...view.rows.keys()].filter((id) => !current.has(id)).map((id) => toHtml(RowGone({ id })));
+  const changed = rows
+    .filter((row) => view.rows.has(row.session.id) && view.changed(row))
+    .map((row) => toHtml(RowOf({ row, now, oob: true })));
+  // Added in reverse, each put first: they end up in the order the table lists them.
+  const added = rows
+    .filter((row) => !view.rows.has(row.session.id))
+    .reverse()
+    .map((row) => toHtml(RowInsert({ row, now })));
+  return [...gone, ...changed, ...added].join("");
+}
+
+export function liveRoutes(app: Hono, backend: ConsoleBackend, hub: LiveHub, snapshots: RowSnapshots, now: () => number): void {
   app.get("/live/fleet", (c) =>
     streamSSE(c, async (stream) => {
       const query = parseQuery(new URL(c.req.url).searchParams);
+      const view = snapshots.take(c.req.query("view"));
       const send = writer(stream);
-      // The rows as they are now, whole: nothing that changed since the page was drawn is missed.
+      // The rows as they are now: nothing that changed since the page was drawn is missed. What
+      // changed since its snapshot, when the page has one; else every row, whole.
       const { rows, totals } = await backend.sessions({ ...query, limit: PAGE_ROWS });
       const stop = hub.watchFleet(
         query,
         rows.map((r) => r.session.id),
         send,
       );
-      const body = rows.map((row) => toHtml(RowOf({ row, now: now() }))).join("");
-      send("rows", `<tbody id="rows" hx-swap-oob="true">${body}</tbody>${toHtml(TotalsOf({ totals, oob: true }))}`);
+      const totalsHtml = toHtml(TotalsOf({ totals, oob: true }));
+      if (view) send("rows", rowChanges(view, rows, now()) + totalsHtml);
+      else {
+        const body = rows.map((row) => toHtml(RowOf({ row, now: now() }))).join("");
+        send("rows", `<tbody id="rows" hx-swap-oob="true">${body}</tbody>${totalsHtml}`);
+      }
       await held(stream, stop);
     }),
   );

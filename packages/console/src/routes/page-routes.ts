@@ -9,6 +9,7 @@ import { WorkersPage } from "../pages/workers.js";
 import { parseQuery } from "../query.js";
 import { PAGE_ROWS } from "./live-routes.js";
 import { page, toHtml } from "../render.js";
+import type { RowSnapshots } from "../row-snapshots.js";
 
 // The pages and the fragments they fetch. A filter change asks for the sessions table alone (an htmx
 // request), a reload for the whole page, at the same address.
@@ -16,19 +17,20 @@ import { page, toHtml } from "../render.js";
 /** Events a session page starts with (older ones are in `hatloop logs`). */
 const FIRST_EVENTS = 400;
 
-export function pageRoutes(app: Hono, backend: ConsoleBackend, auth: ConsoleAuth, now: () => number): void {
+export function pageRoutes(app: Hono, backend: ConsoleBackend, auth: ConsoleAuth, snapshots: RowSnapshots, now: () => number): void {
   const csrf = (c: Context) => auth.login(c)?.csrf ?? "";
 
   app.get("/", async (c) => {
     const query = parseQuery(new URL(c.req.url).searchParams);
     const { rows, totals } = await backend.sessions({ ...query, limit: PAGE_ROWS });
     c.header("vary", "HX-Request");
-    if (c.req.header("hx-request")) return c.html(toHtml(SessionTable({ rows, query, now: now() })));
+    const view = snapshots.save(rows);
+    if (c.req.header("hx-request")) return c.html(toHtml(SessionTable({ rows, query, now: now(), view })));
     const fleet = await backend.fleet();
     const workers = [
       ...new Set([...(fleet?.workers.map((w) => w.name) ?? []), ...rows.flatMap((r) => (r.worker ? [r.worker] : []))]),
     ].sort();
-    return c.html(page(FleetPage({ rows, totals, query, workers, csrf: csrf(c), now: now() })));
+    return c.html(page(FleetPage({ rows, totals, query, workers, csrf: csrf(c), now: now(), view })));
   });
 
   app.get("/sessions/:id", async (c) => {

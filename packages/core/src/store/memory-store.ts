@@ -253,8 +253,9 @@ function unredactedMemoryStore(): InMemoryStore {
       async lastId() {
         return events.at(-1)?.id ?? 0;
       },
-      async latest(ids) {
-        return structuredClone(ids.flatMap((id) => events.findLast((e) => e.sessionId === id) ?? []));
+      async latest(ids, types) {
+        const wanted = (e: StoredEvent) => types === undefined || types.includes(e.type);
+        return structuredClone(ids.flatMap((id) => events.findLast((e) => e.sessionId === id && wanted(e)) ?? []));
       },
       async ofTypes(id, types, limit) {
         return structuredClone(events.filter((e) => e.sessionId === id && types.includes(e.type)).slice(-limit));

@@ -221,8 +221,11 @@ export interface EventStore {
   since(afterId: number, limit?: number): Promise<StoredEvent[]>;
   /** The id of the newest event of any session; 0 when there is none. */
   lastId(): Promise<number>;
-  /** The newest event of each of these sessions (none for a session without events). */
-  latest(sessionIds: readonly string[]): Promise<StoredEvent[]>;
+  /**
+   * The newest event of each of these sessions (none for a session without events); with `types`,
+   * the newest of those types (one query for many sessions: what a list of them shows).
+   */
+  latest(sessionIds: readonly string[], types?: readonly string[]): Promise<StoredEvent[]>;
   /** The newest `limit` events of a session of these types, oldest first (what a chart draws). */
   ofTypes(sessionId: string, types: readonly string[], limit: number): Promise<StoredEvent[]>;
   /**

@@ -74,8 +74,20 @@ export function describeRecordsContract(t: StoreUnderTest): void {
           [b, "iteration.start"],
         ].sort(),
       );
+      const ofType = await t.store.events.latest([a, b], ["iteration.start"]);
+      expect(ofType.map((e) => [e.sessionId, (e.payload as { hat: string }).hat]).sort()).toEqual(
+        [
+          [a, "planner"],
+          [b, "critic"],
+        ].sort(),
+      );
+      expect(await t.store.events.latest([a, b], ["tool.call"])).toEqual([]);
+      expect(await t.store.events.latest([a], [])).toEqual([]);
       expect((await t.store.events.ofTypes(a, ["iteration.end", "tool.call"], 10)).map((e) => e.type)).toEqual(["iteration.end"]);
-      await t.store.events.append(a, [1, 2, 3].map((i) => ({ iteration: i, type: "usage.total", payload: { i } })));
+      await t.store.events.append(
+        a,
+        [1, 2, 3].map((i) => ({ iteration: i, type: "usage.total", payload: { i } })),
+      );
       expect((await t.store.events.ofTypes(a, ["usage.total"], 2)).map((e) => (e.payload as { i: number }).i)).toEqual([2, 3]);
     });
 
