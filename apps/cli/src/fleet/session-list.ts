@@ -1,4 +1,4 @@
-import { type SessionRecord, type SessionStatus, type Store } from "@hatloop/core";
+import { type SessionRecord, type SessionStatus } from "@hatloop/core";
 import { filteredSessions, type DbStore } from "@hatloop/db";
 import { currentStatuses, isLive } from "../session/liveness.js";
 import { fleetStatus, fleetViews, type FleetView } from "./listing.js";

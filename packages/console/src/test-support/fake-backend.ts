@@ -5,7 +5,7 @@ import { matchesQuery } from "../query.js";
 // A console backend in memory, for the console's own tests: sessions and events set by the test,
 // events pushed to followers as they are added, actions recorded.
 
-function sessionRecord(id: string, fields: Partial<SessionRecord> = {}): SessionRecord {
+export function sessionRecord(id: string, fields: Partial<SessionRecord> = {}): SessionRecord {
   const at = new Date(0);
   return {
     id,
