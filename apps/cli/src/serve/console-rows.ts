@@ -7,6 +7,29 @@ import { describeEvent, eventReader, type StoredEvent } from "@hatloop/core";
 // The console's rows: the sessions as `hatloop ls` lists them (listSessions: status as shown, worker,
 // repository, priority), each with its newest event; and the totals `ls` prints under its table.
 
+/**
+ * The events a row's "last event" is chosen from: those that say something in a line (not the
+ * model's streamed text or usage totals, which arrive between them many times a second).
+ */
+const TELLING = [
+  "session.start",
+  "iteration.start",
+  "model.response",
+  "model.retry",
+  "model.usage_limit",
+  "tool.call",
+  "tool.result",
+  "gate.result",
+  "hat.change",
+  "checkpoint.saved",
+  "context.compacted",
+  "session.status",
+  "question.answered",
+  "budget.exceeded",
+  "error",
+  "session.end",
+];
+
 /** Sessions read at most to find a page's rows by words or a part of a repository's name. */
 const SCAN = 2_000;
 
@@ -21,7 +44,14 @@ export async function sessionRows(store: DbStore, query: SessionQuery): Promise<
     limit: query.ids ? query.ids.length : matchedHere ? SCAN : limit,
   });
   if (listed.length === 0) return [];
-  const latest = new Map((await store.events.latest(listed.map((s) => s.id))).map((e) => [e.sessionId, e]));
+  const latest = new Map(
+    (
+      await store.events.latest(
+        listed.map((s) => s.id),
+        TELLING,
+      )
+    ).map((e) => [e.sessionId, e]),
+  );
   const rows = listed.map((session): SessionRow => {
     const last = latest.get(session.id);
     const text = last ? eventLine(last) : null;
