@@ -41,8 +41,7 @@ describe.runIf(requireOrSkip(hasChromium(), "Chromium (/usr/bin/chromium: apt-ge
       browser = await launchBrowser();
     });
     afterAll(async () => {
-      session.release("first");
-      session.release("second");
+      session.releaseAll();
       await ran;
       await browser.close();
       await served.stop();

@@ -1,7 +1,9 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runHatloop, type Ran } from "./hatloop.js";
+import { until } from "./until.js";
 import { makeRepo } from "./repo.js";
 
 // A real session on the embedded database for the console's browser tests, driven by a scripted
@@ -25,10 +27,16 @@ export interface ConsoleSession {
   env: Record<string, string>;
   scenario: string;
   release(gate: string): void;
+  /** Releases every gate of the scenario (after a test, whatever happened). */
+  releaseAll(): void;
   /** `hatloop run` of the scenario in the editor hat, with `flags`; resolves when that run ends. */
   run(flags?: string[]): Promise<Ran>;
+  /** The same run, its terminal read as it prints: `printed` waits for output (either stream) that contains `text`. */
+  start(flags?: string[]): { done: Promise<Ran>; printed(text: string): Promise<void> };
   hatloop(args: string[]): Promise<Ran>;
 }
+
+const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
 
 function scenarioTurn(turn: Turn, i: number, gate: (name: string) => string): object {
   if ("write" in turn)
@@ -66,6 +74,18 @@ export function consoleSession(turns: Turn[], extraEnv: Record<string, string> =
     ...extraEnv,
   };
   const hatloop = (args: string[]) => runHatloop(args, env);
+  const runArgs = (flags: string[]) => [
+    "run",
+    "write the notes",
+    "--repo",
+    repo,
+    "--hat",
+    "editor",
+    "--model",
+    `scripted:${scenario}`,
+    "--plain",
+    ...flags,
+  ];
   return {
     home,
     repo,
@@ -74,8 +94,24 @@ export function consoleSession(turns: Turn[], extraEnv: Record<string, string> =
     release: (name) => {
       if (!existsSync(gate(name))) writeFileSync(gate(name), "");
     },
-    run: (flags = []) =>
-      hatloop(["run", "write the notes", "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--plain", ...flags]),
+    releaseAll: () => {
+      for (const turn of turns) if ("hold" in turn && !existsSync(gate(turn.hold))) writeFileSync(gate(turn.hold), "");
+    },
+    run: (flags = []) => hatloop(runArgs(flags)),
+    start: (flags = []) => {
+      const child = spawn(process.execPath, [bin, ...runArgs(flags)], {
+        env: { PATH: process.env.PATH, HOME: home, HATLOOP_DATABASE__LINGER: "0", ...env },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      const done = new Promise<Ran>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+      return {
+        done,
+        printed: (text) => until(`the run printed "${text}"`, () => stdout.includes(text) || stderr.includes(text)).then(() => {}),
+      };
+    },
     hatloop,
   };
 }
