@@ -18,6 +18,8 @@ export interface SessionFilter {
   repo?: string;
   /** Only dead-lettered fleet sessions. */
   deadLettered?: boolean;
+  /** Only these sessions (the web console's rows that changed). */
+  ids?: readonly string[];
 }
 
 /** One page of the sessions that pass `filter`, newest first. */
@@ -36,6 +38,7 @@ export async function filteredSessions(db: Db, filter: SessionFilter, page: { li
 function conditions(filter: SessionFilter): SQL[] {
   const where: SQL[] = [];
   if (filter.statuses) where.push(inArray(sessions.status, [...filter.statuses]));
+  if (filter.ids) where.push(inArray(sessions.id, [...filter.ids]));
   if (filter.worker !== undefined) where.push(eq(fleetSessions.worker, filter.worker));
   if (filter.repo !== undefined) where.push(eq(sessions.repoPath, filter.repo));
   if (filter.deadLettered) where.push(isNotNull(fleetSessions.deadLetteredAt));

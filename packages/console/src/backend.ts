@@ -17,7 +17,8 @@ export interface SessionQuery {
 }
 
 export interface SessionRow {
-  session: SessionRecord;
+  /** The stored session (its stored status is not what a person sees: `status` is). */
+  session: Omit<SessionRecord, "status">;
   /** As `hatloop ls` shows it: the row's status, or what the fleet knows (queued, dead-lettered, interrupted). */
   status: string;
   worker: string | null;
@@ -28,11 +29,16 @@ export interface SessionRow {
 }
 
 export interface Totals {
-  /** Dollars spent today and in the last seven days (the machine's local time), and in all. */
-  today: number;
-  week: number;
-  all: number;
+  /** What the sessions created today, this week (from Monday) and ever cost, the server's local time. */
+  today: Tally;
+  week: Tally;
+  all: Tally;
   byStatus: Record<string, number>;
+}
+
+export interface Tally {
+  sessions: number;
+  costUsd: number;
 }
 
 export interface WorkerRow {
@@ -54,7 +60,8 @@ export interface QueueSummary {
   active: number;
   retrying: number;
   deadLettered: SessionRow[];
-  schedules: Array<{ name: string; cron: string; task: string; repo: string }>;
+  /** Recurring tasks (hatloop schedule); `next`: the next firing, null when none is left. */
+  schedules: Array<{ name: string; cron: string; task: string; repo: string; next: Date | null }>;
 }
 
 export interface CheckpointSummary {
@@ -104,7 +111,10 @@ export interface ActionResult {
 }
 
 export interface ConsoleBackend {
-  sessions(query: SessionQuery): Promise<{ rows: SessionRow[]; totals: Totals }>;
+  /** The sessions that pass `query`, newest first, as a person sees them. */
+  sessions(query: SessionQuery): Promise<SessionRow[]>;
+  /** What the sessions cost, and how many there are in each status. */
+  totals(): Promise<Totals>;
   /** A session by id or unique id prefix; null when none matches. */
   session(id: string): Promise<SessionDetail | null>;
   /** A session's events after `afterId` (0: from its first), oldest first, at most `limit`. */

@@ -141,7 +141,7 @@ export class LiveHub {
     const ids = [...this.dirtyRows];
     this.dirtyRows.clear();
     if (!this.fleets.size || !ids.length) return;
-    const { rows } = await this.backend.sessions({ ids, limit: ids.length });
+    const rows = await this.backend.sessions({ ids, limit: ids.length });
     const byId = new Map(rows.map((row) => [row.session.id, row]));
     for (const watch of this.fleets) {
       const parts = ids.flatMap((id) => this.rowChange(watch, id, byId.get(id)));
@@ -165,7 +165,7 @@ export class LiveHub {
   private async pushTotals(): Promise<void> {
     this.timers.totals = null;
     if (!this.fleets.size) return;
-    const { totals } = await this.backend.sessions({ limit: 0 });
+    const totals = await this.backend.totals();
     const html = toHtml(TotalsOf({ totals, oob: true }));
     for (const watch of this.fleets) watch.send("rows", html);
   }

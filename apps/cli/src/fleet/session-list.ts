@@ -1,6 +1,6 @@
-import { type SessionRecord, type SessionStatus, type Store } from "@hatloop/core";
+import { type SessionRecord, type SessionStatus } from "@hatloop/core";
 import { filteredSessions, type DbStore } from "@hatloop/db";
-import { currentStatus, displayStatus, isLive } from "../session/liveness.js";
+import { currentStatuses, isLive } from "../session/liveness.js";
 import { fleetStatus, fleetViews, type FleetView } from "./listing.js";
 
 // The session list as `ls` shows it, for `ls` and the web console: each session with the status a
@@ -16,6 +16,8 @@ export interface SessionQuery {
   worker?: string;
   /** The repository: a fleet session's URL, or a local session's repository path. */
   repo?: string;
+  /** Only these sessions. */
+  ids?: readonly string[];
   limit: number;
 }
 
@@ -32,6 +34,7 @@ export async function listSessions(store: DbStore, query: SessionQuery): Promise
     ...(stored ? { statuses: stored } : {}),
     ...(query.worker !== undefined ? { worker: query.worker } : {}),
     ...(query.repo !== undefined ? { repo: query.repo } : {}),
+    ...(query.ids !== undefined ? { ids: query.ids } : {}),
     ...(query.statuses?.length === 1 && query.statuses[0] === "dead-lettered" ? { deadLettered: true } : {}),
   };
   const rows: ListedSession[] = [];
@@ -39,7 +42,7 @@ export async function listSessions(store: DbStore, query: SessionQuery): Promise
   const pageSize = wanted ? Math.max(query.limit, 200) : query.limit;
   for (let offset = 0; rows.length < query.limit; offset += pageSize) {
     const page = await filteredSessions(store.database.db, filter, { limit: pageSize, offset });
-    const [statuses, fleet] = await Promise.all([statusesOf(store, page), fleetViews(store, page)]);
+    const [statuses, fleet] = await Promise.all([currentStatuses(store, page), fleetViews(store, page)]);
     const now = Date.now();
     for (const session of page) {
       const view = fleet.get(session.id);
@@ -50,16 +53,6 @@ export async function listSessions(store: DbStore, query: SessionQuery): Promise
     if (page.length < pageSize) break;
   }
   return rows;
-}
-
-/** Each session's status as its run's view shows it (a live run held by the user is "paused"). */
-async function statusesOf(store: Store, sessions: SessionRecord[]): Promise<Map<string, string>> {
-  const now = Date.now();
-  return new Map(
-    await Promise.all(
-      sessions.map(async (s) => [s.id, isLive(s, now) ? await currentStatus(store, s, now) : displayStatus(s, now)] as const),
-    ),
-  );
 }
 
 /** The stored statuses a session shown with one of `shown` can have; undefined: any. */

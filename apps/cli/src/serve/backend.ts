@@ -1,13 +1,13 @@
 import { renderHandoffMarkdown, type Handoff } from "@hatloop/context";
-import { describeEvent, eventReader, followStoredEvents, parseStoredEvent, redactValue, type StoredEvent } from "@hatloop/core";
+import { followStoredEvents, parseStoredEvent, redactValue, type SessionRecord, type StoredEvent } from "@hatloop/core";
 import type { ConsoleBackend, SessionRow, StoredLoopEvent } from "@hatloop/console";
 import type { DbStore } from "@hatloop/db";
 import { findHandoff, withOpenQuestion } from "../session/handoff.js";
 import { entryDetails } from "../ui/entry-details.js";
 import { commitDiff } from "./commit-diff.js";
 import { consoleActions } from "./console-actions.js";
-import { fleetOf } from "./console-fleet.js";
-import { sessionRows } from "./console-rows.js";
+import { fleetReader } from "./console-fleet.js";
+import { sessionRows, sessionTotals } from "./console-rows.js";
 import type { HatloopConfig } from "@hatloop/core";
 
 // The console's port over this machine's view of the database: the store, the fleet's tables and
@@ -17,16 +17,18 @@ import type { HatloopConfig } from "@hatloop/core";
 const CHARTED = ["usage.total", "context.gauge", "context.compacted"];
 const CHART_POINTS = 5_000;
 
-export function consoleBackend(store: DbStore, config: HatloopConfig): ConsoleBackend {
+export function consoleBackend(store: DbStore, config: HatloopConfig): ConsoleBackend & { close(): Promise<void> } {
   const rows = (ids: readonly string[]) => sessionRows(store, { ids: [...ids], limit: ids.length });
+  const fleet = fleetReader(store, config);
   return {
     sessions: (query) => sessionRows(store, query),
+    totals: () => sessionTotals(store),
     async session(id) {
       const found = await store.sessions.resolve(id);
       if (!found || "ambiguous" in found) return null;
       const { session } = found;
       const [[row], checklist, checkpoints, handoff] = await Promise.all([
-        rows([session.id]).then((r) => r.rows),
+        rows([session.id]),
         store.checklist.list(session.id),
         store.checkpoints.list(session.id, { limit: 50 }),
         findHandoff(store, session.id),
@@ -73,7 +75,8 @@ export function consoleBackend(store: DbStore, config: HatloopConfig): ConsoleBa
       const session = await store.sessions.get(sessionId);
       return session ? commitDiff(session, commit) : null;
     },
-    fleet: () => fleetOf(store, config),
+    fleet: () => fleet.read(),
+    close: () => fleet.close(),
     act: consoleActions(store, config),
     lastEventId: () => store.events.lastId(),
     follow: (afterId, onEvents, signal) =>
@@ -97,12 +100,6 @@ function loopEvents(stored: StoredEvent[]): StoredLoopEvent[] {
   });
 }
 
-function fallbackRow(session: SessionRow["session"]): SessionRow {
+function fallbackRow(session: SessionRecord): SessionRow {
   return { session, status: session.status, worker: null, repo: null, priority: null, lastEvent: null };
-}
-
-/** The line of a stored event, for a row's "last event". */
-export function eventLine(stored: StoredEvent): string | null {
-  const [event] = eventReader(() => {}).read([stored]);
-  return event ? (describeEvent(event)?.trim().split("\n")[0] ?? event.type) : null;
 }

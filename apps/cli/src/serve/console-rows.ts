@@ -1,46 +1,78 @@
 import { matchesQuery, type SessionQuery, type SessionRow, type Totals } from "@hatloop/console";
-import type { SessionRecord } from "@hatloop/core";
 import type { DbStore } from "@hatloop/db";
-import { fleetStatus, fleetViews } from "../fleet/listing.js";
-import { currentStatus, displayStatus, isLive } from "../session/liveness.js";
-import { eventLine } from "./backend.js";
+import { listSessions } from "../fleet/session-list.js";
+import { costTotals } from "../fleet/totals.js";
+import { describeEvent, eventReader, type StoredEvent } from "@hatloop/core";
 
-// The console's rows: each session as `hatloop ls` shows it (its status, worker and repository), with
-// its newest event, filtered as the page asks; and the totals above them.
+// The console's rows: the sessions as `hatloop ls` lists them (listSessions: status as shown, worker,
+// repository, priority), each with its newest event; and the totals `ls` prints under its table.
 
-/** Sessions read at most for one page (the newest first). */
+/**
+ * The events a row's "last event" is chosen from: those that say something in a line (not the
+ * model's streamed text or usage totals, which arrive between them many times a second).
+ */
+const TELLING = [
+  "session.start",
+  "iteration.start",
+  "model.response",
+  "model.retry",
+  "model.usage_limit",
+  "tool.call",
+  "tool.result",
+  "gate.result",
+  "hat.change",
+  "checkpoint.saved",
+  "context.compacted",
+  "session.status",
+  "question.answered",
+  "budget.exceeded",
+  "error",
+  "session.end",
+];
+
+/** Sessions read at most to find a page's rows by words or a part of a repository's name. */
 const SCAN = 2_000;
 
-export async function sessionRows(store: DbStore, query: SessionQuery): Promise<{ rows: SessionRow[]; totals: Totals }> {
-  const sessions = query.ids
-    ? (await Promise.all(query.ids.map((id) => store.sessions.get(id)))).filter((s): s is SessionRecord => s !== null)
-    : await store.sessions.list({ limit: SCAN });
-  const now = Date.now();
-  const [fleet, latest] = await Promise.all([fleetViews(store, sessions), store.events.latest(sessions.map((s) => s.id))]);
-  const lastEvents = new Map(latest.map((e) => [e.sessionId, e]));
-  const all = await Promise.all(
-    sessions.map(async (session): Promise<SessionRow> => {
-      const view = fleet.get(session.id);
-      const status = isLive(session, now) ? await currentStatus(store, session, now) : displayStatus(session, now);
-      const last = lastEvents.get(session.id);
-      const text = last ? eventLine(last) : null;
-      return {
-        session,
-        status: fleetStatus(view, status),
-        worker: view?.worker ?? null,
-        repo: view?.repo ?? null,
-        priority: null,
-        lastEvent: last && text ? { at: last.createdAt, text } : null,
-      };
-    }),
+export async function sessionRows(store: DbStore, query: SessionQuery): Promise<SessionRow[]> {
+  const limit = query.limit ?? SCAN;
+  // The database filters by status, worker and id; words and part of a repository are matched here.
+  const matchedHere = Boolean(query.text || query.repo);
+  const listed = await listSessions(store, {
+    ...(query.status?.length ? { statuses: query.status } : {}),
+    ...(query.worker ? { worker: query.worker } : {}),
+    ...(query.ids ? { ids: query.ids } : {}),
+    limit: query.ids ? query.ids.length : matchedHere ? SCAN : limit,
+  });
+  if (listed.length === 0) return [];
+  const latest = new Map(
+    (
+      await store.events.latest(
+        listed.map((s) => s.id),
+        TELLING,
+      )
+    ).map((e) => [e.sessionId, e]),
   );
-  const rows = all.filter((row) => matchesQuery(row, query)).slice(0, query.limit ?? SCAN);
-  return { rows, totals: totalsOf(all) };
+  const rows = listed.map((session): SessionRow => {
+    const last = latest.get(session.id);
+    const text = last ? eventLine(last) : null;
+    return {
+      session,
+      status: session.status,
+      worker: session.fleet?.worker ?? null,
+      repo: session.fleet?.repo ?? null,
+      priority: session.fleet?.priority ?? null,
+      lastEvent: last && text ? { at: last.createdAt, text } : null,
+    };
+  });
+  return (matchedHere ? rows.filter((row) => matchesQuery(row, query)) : rows).slice(0, limit);
 }
 
-function totalsOf(rows: SessionRow[]): Totals {
-  const byStatus: Record<string, number> = {};
-  for (const row of rows) byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
-  const all = rows.reduce((n, r) => n + r.session.costUsd, 0);
-  return { today: 0, week: 0, all, byStatus };
+export async function sessionTotals(store: DbStore): Promise<Totals> {
+  return costTotals(store, new Date());
+}
+
+/** The line of a stored event, for a row's "last event". */
+function eventLine(stored: StoredEvent): string | null {
+  const [event] = eventReader(() => {}).read([stored]);
+  return event ? (describeEvent(event)?.trim().split("\n")[0] ?? event.type) : null;
 }

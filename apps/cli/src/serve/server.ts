@@ -43,6 +43,7 @@ export function serveConsole(
       web.hub.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await backend.close();
     },
   };
 }

@@ -97,12 +97,17 @@ function holderKnownDead(holder: string): boolean {
  * "paused", as the TUI does, although its row stays "running" until the run ends.
  */
 export async function currentStatus(store: Store, session: SessionRecord, now = Date.now()): Promise<string> {
-  const status = displayStatus(session, now);
-  if (status !== "running") return status;
-  const recent = await store.events.tail(session.id, 20);
-  // Checked like every stored event; an unreadable one is passed over (the status shown is a hint).
-  const last = eventReader(() => {})
-    .read(recent.filter((e) => e.type === "session.status"))
-    .at(-1);
-  return last?.type === "session.status" && last.data.status === "paused" ? "paused" : status;
+  return (await currentStatuses(store, [session], now)).get(session.id)!;
+}
+
+/** currentStatus of many sessions: one query for the live ones' newest session.status events. */
+export async function currentStatuses(store: Store, sessions: readonly SessionRecord[], now = Date.now()): Promise<Map<string, string>> {
+  const shown = new Map(sessions.map((s) => [s.id, displayStatus(s, now)]));
+  const running = sessions.filter((s) => shown.get(s.id) === "running").map((s) => s.id);
+  if (running.length > 0) {
+    // Checked like every stored event; an unreadable one is passed over (the status shown is a hint).
+    for (const event of eventReader(() => {}).read(await store.events.latest(running, ["session.status"])))
+      if (event.type === "session.status" && event.data.status === "paused") shown.set(event.sessionId, "paused");
+  }
+  return shown;
 }

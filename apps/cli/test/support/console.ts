@@ -69,6 +69,16 @@ export function startServe(env: Record<string, string>, args: string[] = []): Pr
   });
 }
 
+/** A POST of a form, as an API client acts: the bearer token (a page uses its login and CSRF token). */
+export async function act(served: Served, kind: string, form: Record<string, string>): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${served.base}/actions/${kind}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${served.token}` },
+    body: new URLSearchParams(form),
+  });
+  return { status: res.status, text: (await res.text()).replace(/<[^>]+>/g, "") };
+}
+
 /** A new browser context (no cookie of another test's) at `viewport`, logged in through the printed link. */
 export async function loggedIn(browser: Browser, served: Served, viewport = DESKTOP): Promise<Page> {
   const context = await browser.newContext({ viewport });

@@ -1,14 +1,14 @@
 import { shortId } from "@hatloop/core";
-import type { SessionQuery, SessionRow, Totals } from "../backend.js";
+import type { SessionQuery, SessionRow, Tally, Totals } from "../backend.js";
 import { ago, costOf, queryString, repoName, runtimeOf } from "./format.js";
 import { Layout } from "./layout.js";
 
 // The sessions page: every session, local and queued, filtered and searched; its rows and totals are
 // kept current by the live stream (/live/fleet), which swaps rows in, out and in place by their ids.
 
-export const STATUSES = ["running", "waiting", "paused", "queued", "dead-lettered", "interrupted", "completed", "failed", "stopped"];
+const STATUSES = ["running", "waiting", "paused", "pending", "queued", "dead-lettered", "interrupted", "completed", "failed", "stopped"];
 
-export function queryParams(query: SessionQuery): Record<string, string | undefined> {
+function queryParams(query: SessionQuery): Record<string, string | undefined> {
   return { status: query.status?.join(","), worker: query.worker, repo: query.repo, text: query.text };
 }
 
@@ -151,18 +151,16 @@ export function RowGone(props: { id: string }) {
 
 export function TotalsOf(props: { totals: Totals; oob?: boolean }) {
   const { totals } = props;
-  const money = (n: number) => `$${n.toFixed(2)}`;
+  const tally = (t: Tally) => (
+    <>
+      <b>${t.costUsd.toFixed(2)}</b> <span class="muted">({t.sessions})</span>
+    </>
+  );
   return (
     <section class="totals" id="totals" hx-swap-oob={props.oob ? "true" : undefined}>
-      <span>
-        cost today <b>{money(totals.today)}</b>
-      </span>
-      <span>
-        this week <b>{money(totals.week)}</b>
-      </span>
-      <span>
-        all <b>{money(totals.all)}</b>
-      </span>
+      <span title="what the sessions created today cost (the server's local time)">started today {tally(totals.today)}</span>
+      <span title="created since Monday">this week {tally(totals.week)}</span>
+      <span>all {tally(totals.all)}</span>
       {Object.entries(totals.byStatus)
         .filter(([, n]) => n > 0)
         .map(([status, n]) => (

@@ -140,6 +140,7 @@ function QueueView(props: { queue: QueueSummary; now: number }) {
                   </td>
                   <td class="task">{s.task}</td>
                   <td class="wide">{repoName(s.repo)}</td>
+                  <td class="muted">{s.next ? `next ${s.next.toLocaleString()}` : "no next firing"}</td>
                 </tr>
               ))}
             </tbody>

@@ -55,7 +55,7 @@ export function liveRoutes(app: Hono, backend: ConsoleBackend, hub: LiveHub, sna
       const send = writer(stream);
       // The rows as they are now: nothing that changed since the page was drawn is missed. What
       // changed since its snapshot, when the page has one; else every row, whole.
-      const { rows, totals } = await backend.sessions({ ...query, limit: PAGE_ROWS });
+      const [rows, totals] = await Promise.all([backend.sessions({ ...query, limit: PAGE_ROWS }), backend.totals()]);
       const stop = hub.watchFleet(
         query,
         rows.map((r) => r.session.id),

@@ -22,11 +22,11 @@ export function pageRoutes(app: Hono, backend: ConsoleBackend, auth: ConsoleAuth
 
   app.get("/", async (c) => {
     const query = parseQuery(new URL(c.req.url).searchParams);
-    const { rows, totals } = await backend.sessions({ ...query, limit: PAGE_ROWS });
+    const rows = await backend.sessions({ ...query, limit: PAGE_ROWS });
     c.header("vary", "HX-Request");
     const view = snapshots.save(rows);
     if (c.req.header("hx-request")) return c.html(toHtml(SessionTable({ rows, query, now: now(), view })));
-    const fleet = await backend.fleet();
+    const [fleet, totals] = await Promise.all([backend.fleet(), backend.totals()]);
     const workers = [
       ...new Set([...(fleet?.workers.map((w) => w.name) ?? []), ...rows.flatMap((r) => (r.worker ? [r.worker] : []))]),
     ].sort();

@@ -72,10 +72,14 @@ export class FakeBackend implements ConsoleBackend {
 
   async sessions(query: Parameters<ConsoleBackend["sessions"]>[0]) {
     const all = [...this.rows.values()].filter((row) => !query.ids || query.ids.includes(row.session.id));
+    return all.filter((row) => matchesQuery(row, query)).slice(0, query.limit ?? 500);
+  }
+
+  async totals() {
     const byStatus: Record<string, number> = {};
     for (const row of this.rows.values()) byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
-    const rows = all.filter((row) => matchesQuery(row, query)).slice(0, query.limit ?? 500);
-    return { rows, totals: { today: 1.5, week: 4.25, all: 10, byStatus } };
+    const tally = (sessions: number, costUsd: number) => ({ sessions, costUsd });
+    return { today: tally(1, 1.5), week: tally(3, 4.25), all: tally(this.rows.size, 10), byStatus };
   }
 
   async session(id: string) {
