@@ -93,11 +93,13 @@ describe.runIf(requireOrSkip(hasChromium(), "Chromium (/usr/bin/chromium: apt-ge
       expect(await long.locator("summary").textContent()).not.toContain(String(LINES));
       await long.locator("summary").click();
       await long.locator(".result pre", { hasText: `\n${LINES}` }).waitFor();
+      expect(await long.locator(".result").textContent(), "the result replaces its placeholder").not.toContain("loading…");
 
       // The checkpoint after iteration 1 committed note a: its diff, lines coloured as added.
       const commit = page.locator("details", { has: page.locator("summary", { hasText: /, iteration 1 / }) }).first();
       await commit.locator("summary").click();
       await commit.locator("pre.diff .add", { hasText: "+a" }).waitFor();
+      expect(await commit.locator(".diff-body").textContent()).not.toContain("loading…");
       expect(await commit.locator("pre.diff").textContent()).toContain("notes/a.txt");
 
       expect(await page.locator("#checklist li.done").allTextContents()).toEqual(["1. note a is written", "2. note b is written"]);

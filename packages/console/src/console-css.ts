@@ -38,7 +38,7 @@ td.num, th.num { text-align: right; white-space: nowrap; font-variant-numeric: t
 .question { color: var(--warn); font-size: .85rem; }
 .muted { color: var(--muted); }
 .empty { color: var(--muted); padding: 1rem; text-align: center; }
-.cols { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); gap: 1rem; }
+.cols { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); gap: 1rem; align-items: start; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: .6rem .8rem; margin-bottom: 1rem; }
 .facts { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .6rem 0; }
@@ -63,7 +63,9 @@ svg.chart .compaction { stroke: var(--warn); stroke-dasharray: 3 3; } svg.chart 
 #toast { position: fixed; right: 1rem; bottom: 1rem; max-width: 28rem; }
 #toast p { margin: .3rem 0 0; padding: .5rem .8rem; border-radius: 6px; background: var(--panel); border: 1px solid var(--line); box-shadow: 0 2px 8px #0002; }
 #toast p.err { border-color: var(--bad); color: var(--bad); }
-.login { max-width: 26rem; margin: 4rem auto; }
+.login { max-width: 26rem; margin: 4rem auto; padding: 0 1rem; }
+.login form { display: flex; flex-wrap: wrap; gap: .5rem; }
+.login input[name=token] { flex: 1 1 12rem; min-width: 0; }
 @media (max-width: 760px) {
   main { padding: .6rem; }
   .cols { grid-template-columns: 1fr; }

@@ -31,6 +31,9 @@ export function StreamItem(props: { sessionId: string; stored: StoredLoopEvent }
             hx-get={`/fragments/sessions/${props.sessionId}/result/${event.iteration}/${encodeURIComponent(r.id)}`}
             hx-trigger="toggle once"
             hx-target="find .result"
+            // Its own swap: the stream's (beforeend, for new events) is inherited otherwise, and the
+            // result would go after "loading…" instead of in its place.
+            hx-swap="innerHTML"
           >
             <summary>
               {head} <span class="muted">{r.preview}</span>
