@@ -43,7 +43,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
   const state = useTuiState(store);
   const { columns, rows: terminalRows } = useTerminalSize(size);
   // One row short of the terminal: a frame as tall as the terminal makes Ink clear the whole screen
-  // (and the scrollback) on every frame instead of redrawing the lines that changed.
+  // and draw it all again on every frame, instead of rewriting the rows that changed.
   const rows = Math.max(6, terminalRows - 1);
   const live = isLiveStatus(state.status);
   const question = state.status === "waiting" ? (state.statusReason ?? "") : null;
