@@ -16,7 +16,7 @@ const writes = (n: number): Step[] => Array.from({ length: n }, (_, i) => ({ wri
 const scrolled = (screen: string) => Number(/Activity \(scrolled (\d+) up/.exec(screen)?.[1] ?? 0);
 
 describe.runIf(requireOrSkip(hasTmux(), "tmux"))("keys read at once, in a terminal (tmux)", () => {
-  it("run view: /abc searches for abc, [[[ goes back three iterations, Ctrl-A / Ctrl-E among text edit the steer", async () => {
+  it("run view: /abc searches for abc, [[[ goes back three iterations, Ctrl-A / Ctrl-E among text edit the steer, a pasted line break joins", async () => {
     const run = tuiRun([...writes(8), { hold: "a" }, { complete: true }]);
     tmux = new Tmux();
     const pane = openPane(tmux, "k", 100, 30, runCommand(run));
@@ -56,6 +56,14 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("keys read at once, in a termin
     tmux.keys(pane, "Enter");
     const sent = await tmux.waitFor(pane, /steering queued for the next iteration: .*$/m);
     expect(sent).toMatch(/steering queued for the next iteration: hello world!/);
+
+    // A pasted text of two lines: one message, and its "s" is text, not the stop key.
+    tmux.keys(pane, "-l", ":");
+    await tmux.waitFor(pane, /steer> /);
+    tmux.typeAtOnce(pane, "first line\rs second\r");
+    const pasted = await tmux.waitFor(pane, /steering queued for the next iteration: (?!hello).*$/m);
+    expect(pasted).toMatch(/steering queued for the next iteration: first line s second/);
+    expect(pasted).not.toMatch(/stopping/);
 
     run.release("a");
     await tmux.waitFor(pane, /\[exit 0\]/);
