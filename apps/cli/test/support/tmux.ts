@@ -43,6 +43,15 @@ export class Tmux {
     this.run("send-keys", "-t", target, ...keys);
   }
 
+  /**
+   * Types `text` in ONE write to the pane (a tmux paste buffer, without bracketed paste), so the
+   * program reads all its keys at once, as it does when they are typed faster than it reads.
+   */
+  typeAtOnce(target: string, text: string): void {
+    this.run("set-buffer", "-b", "at-once", "--", text);
+    this.run("paste-buffer", "-d", "-r", "-b", "at-once", "-t", target);
+  }
+
   /** Waits until the pane's screen matches; returns that screen. */
   async waitFor(target: string, pattern: RegExp): Promise<string> {
     const deadline = Date.now() + HUNG_MS;

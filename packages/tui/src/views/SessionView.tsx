@@ -81,7 +81,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
     setTick((t) => t + 1);
     for (const effect of next.effects) performEffect(effect, { store, controls, onQuit, onInterrupt, details }, dispatch);
   };
-  useKeys(({ input, key }) => dispatch({ type: "key", input, key }), isRawModeSupported === true);
+  useKeys(({ input, key }, followed) => dispatch({ type: "key", input, key, followed }), isRawModeSupported === true);
 
   const side = (
     <Box flexDirection="column" width={layout.sideWidth}>

@@ -68,9 +68,9 @@ describe("keys read at once, in the run view", () => {
     expect(calls).toEqual(["steer:hello world!"]);
   });
 
-  it("a command key after Enter in the same read still counts: the steer goes, then p pauses", async () => {
-    const { calls } = await viewAfter([":go on\rp"], (_, sent) => sent.length > 1);
-    expect(calls).toEqual(["steer:go on", "pause"]);
+  it("a paste's line breaks join its lines, and only the read's last Enter sends: its letters are not the view's keys", async () => {
+    const { calls } = await viewAfter([":first line\rs second\np\r", "p"], (_, sent) => sent.length > 1);
+    expect(calls).toEqual(["steer:first line s second p", "pause"]);
   });
 });
 

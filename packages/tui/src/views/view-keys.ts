@@ -3,7 +3,7 @@ import { matchesOf, stepMatch } from "../components/activity-search.js";
 import { detailFor, selectionOf } from "../components/activity-selection.js";
 import { checklistLines } from "../components/checklist-lines.js";
 import { clampTop } from "../components/detail-lines.js";
-import { editDraft, EMPTY_DRAFT } from "../components/line-editor.js";
+import { editDraft, EMPTY_DRAFT, typeText } from "../components/line-editor.js";
 import { isLiveStatus } from "../state/initial.js";
 import type { Tone } from "../state/types.js";
 import type { Focus, Keys, ViewContext, ViewEffect, ViewInput, ViewState, ViewStep } from "./view-state.js";
@@ -17,7 +17,7 @@ const step = (view: ViewState, ...effects: ViewEffect[]): ViewStep => ({ view, e
 const notice = (text: string, tone: Tone): ViewEffect => ({ type: "notice", text, tone });
 
 export function reduceView(view: ViewState, input: ViewInput, ctx: ViewContext): ViewStep {
-  if (input.type === "key") return onKey(view, input.input, input.key, ctx);
+  if (input.type === "key") return onKey(view, input.input, input.key, ctx, input.followed ?? false);
   // A load that finishes after the entry was closed, or another one opened, is dropped.
   if (input.opened !== view.opened || !view.detail) return step(view);
   const change =
@@ -25,7 +25,7 @@ export function reduceView(view: ViewState, input: ViewInput, ctx: ViewContext):
   return step({ ...view, detail: { ...view.detail, ...change } });
 }
 
-function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext): ViewStep {
+function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext, followed: boolean): ViewStep {
   const { overlay } = view;
   // Ctrl-C works whatever is open: it closes it and interrupts (run) or detaches (watch).
   if (key.ctrl && input === "c") return step({ ...view, overlay: null, detail: null }, { type: ctx.controls ? "interrupt" : "quit" });
@@ -37,7 +37,7 @@ function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext): Vie
         : step({ ...view, overlay: null }, { type: "quit" });
     return step(input === "n" || key.escape ? { ...view, overlay: null } : view);
   }
-  if (overlay === "steer" || overlay === "answer" || overlay === "search") return promptKey(view, overlay, input, key, ctx);
+  if (overlay === "steer" || overlay === "answer" || overlay === "search") return promptKey(view, overlay, input, key, ctx, followed);
   if (overlay === "detail") return step(detailKey(view, input, key, ctx));
   if (key.escape && view.query !== null) return step(search(view, null, ctx));
   if (key.return) return openSelected(view, ctx);
@@ -62,7 +62,18 @@ function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext): Vie
 }
 
 /** A key for the open prompt (steer, answer, search): edits the draft, or sends it, or discards it (Esc). */
-function promptKey(view: ViewState, prompt: "steer" | "answer" | "search", input: string, key: Keys, ctx: ViewContext): ViewStep {
+function promptKey(
+  view: ViewState,
+  prompt: "steer" | "answer" | "search",
+  input: string,
+  key: Keys,
+  ctx: ViewContext,
+  followed: boolean,
+): ViewStep {
+  // A newline with more keys after it in the same read is a pasted line break, not Enter: sending
+  // there would make the rest of the paste the view's keys (an "s" in it would stop the run). It
+  // joins the lines with a space, as the editor does; the read's last Enter sends.
+  if (followed && (key.return || input === "\n")) return step({ ...view, draft: typeText(view.draft, " ") });
   const result = editDraft(view.draft, input, key);
   if ("draft" in result) return step({ ...view, draft: result.draft });
   const text = result.submit;

@@ -63,7 +63,8 @@ export type Keys = Pick<
 
 /** What changes the view: a key, or the stored content of an opened entry (or why it could not be read). */
 export type ViewInput =
-  | { type: "key"; input: string; key: Keys }
+  /** `followed`: more keys came in the same read (typed fast, or a paste). */
+  | { type: "key"; input: string; key: Keys; followed?: boolean }
   | { type: "loaded"; opened: number; text: string }
   | { type: "load-failed"; opened: number; error: string };
 
