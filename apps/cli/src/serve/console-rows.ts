@@ -2,33 +2,16 @@ import { matchesQuery, type SessionQuery, type SessionRow, type Totals } from "@
 import type { DbStore } from "@hatloop/db";
 import { listSessions } from "../fleet/session-list.js";
 import { costTotals } from "../fleet/totals.js";
-import { describeEvent, eventReader, type StoredEvent } from "@hatloop/core";
+import { describeEvent, eventReader, LOOP_EVENT_TYPES, type StoredEvent } from "@hatloop/core";
 
 // The console's rows: the sessions as `hatloop ls` lists them (listSessions: status as shown, worker,
 // repository, priority), each with its newest event; and the totals `ls` prints under its table.
 
 /**
- * The events a row's "last event" is chosen from: those that say something in a line (not the
- * model's streamed text or usage totals, which arrive between them many times a second).
+ * The events a row's "last event" is chosen from: every kind but the model's streamed text and the
+ * usage totals, which arrive between the others many times a second and say nothing in a line.
  */
-const TELLING = [
-  "session.start",
-  "iteration.start",
-  "model.response",
-  "model.retry",
-  "model.usage_limit",
-  "tool.call",
-  "tool.result",
-  "gate.result",
-  "hat.change",
-  "checkpoint.saved",
-  "context.compacted",
-  "session.status",
-  "question.answered",
-  "budget.exceeded",
-  "error",
-  "session.end",
-];
+const TELLING = LOOP_EVENT_TYPES.filter((type) => type !== "model.text" && type !== "usage.total");
 
 /** Sessions read at most to find a page's rows by words or a part of a repository's name. */
 const SCAN = 2_000;
