@@ -26,6 +26,7 @@ button { cursor: pointer; }
 input.short { width: 7.5rem; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button.danger { color: var(--bad); }
+#sessions, #fleet { overflow-x: auto; } /* a table wider than a phone scrolls in its box, not the page */
 table { width: 100%; border-collapse: collapse; background: var(--panel); border: 1px solid var(--line); }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: .85rem; }
