@@ -19,7 +19,7 @@ export { renderTemplate } from "./prompt/template.js";
 export { LoopControl } from "./loop/control.js";
 export { runLoop } from "./loop/run-loop.js";
 export { Emitter } from "./emitter.js";
-export { exceededBudget, raiseBudgets, type BudgetExceeded, type BudgetName, type BudgetUse } from "./loop/budgets.js";
+export { configuredBudgets, exceededBudget, raiseBudgets, type BudgetExceeded, type BudgetName, type BudgetUse } from "./loop/budgets.js";
 export { DEFAULT_HEALTH, type HealthThresholds } from "./loop/health.js";
 export { initialHealth, type HealthNotice, type HealthState } from "./state/health-state.js";
 export { capResult, summarizeInput } from "./loop/executor.js";

@@ -94,7 +94,7 @@ export function chooseSession(rows: ListRow[] | ListSource): Promise<ListChoice>
           resolve(choice);
         }}
       />,
-      { exitOnCtrlC: false, patchConsole: false },
+      VIEW_OPTIONS,
     );
   });
 }

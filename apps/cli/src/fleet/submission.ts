@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PgBoss } from "pg-boss";
-import { configSchema, type HatloopConfig, type NewSession } from "@hatloop/core";
+import { configSchema, configuredBudgets, type HatloopConfig, type NewSession } from "@hatloop/core";
 import { submitSession } from "@hatloop/db";
 import { remoteCommit, taskBranchName, WorkspaceError } from "@hatloop/tools";
 import { CliError } from "../errors.js";
@@ -71,12 +71,7 @@ function newSessionOf(id: string, submission: Submission, baseCommit: string): N
     inPlace: false,
     hat: config.hat,
     model: config.model,
-    budgets: {
-      maxIterations: config.maxIterations,
-      maxTokens: config.maxTokens ?? null,
-      maxCostUsd: config.maxCostUsd ?? null,
-      maxRuntimeMs: config.maxRuntime || null,
-    },
+    budgets: configuredBudgets(config),
     config: submission.config,
     contextWindow: submission.contextWindow,
     status: "pending",

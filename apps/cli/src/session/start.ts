@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { failpoint, type SessionRecord, type Store } from "@hatloop/core";
+import { configuredBudgets, failpoint, type SessionRecord, type Store } from "@hatloop/core";
 import {
   deleteRef,
   dirtyStateRef,
@@ -84,12 +84,7 @@ async function prepare(
     inPlace: plan.inPlace,
     hat: config.hat,
     model: plan.modelId,
-    budgets: {
-      maxIterations: config.maxIterations,
-      maxTokens: config.maxTokens ?? null,
-      maxCostUsd: config.maxCostUsd ?? null,
-      maxRuntimeMs: config.maxRuntime || null,
-    },
+    budgets: configuredBudgets(config),
     config: config,
     contextWindow: plan.contextWindow,
     status: "pending",

@@ -1,3 +1,4 @@
+import type { HatloopConfig } from "../config.js";
 import type { Budgets } from "../store/port.js";
 
 export type BudgetName = "iterations" | "tokens" | "cost" | "runtime";
@@ -43,5 +44,15 @@ export function raiseBudgets(current: Budgets, use: BudgetUse, raise: Partial<Bu
     maxTokens: add(current.maxTokens, use.tokens, raise.maxTokens),
     maxCostUsd: add(current.maxCostUsd, use.costUsd, raise.maxCostUsd),
     maxRuntimeMs: add(current.maxRuntimeMs, use.runtimeMs, raise.maxRuntimeMs),
+  };
+}
+
+/** A new session's budgets, from the configuration it starts with (unset and 0 runtime: no limit). */
+export function configuredBudgets(config: Pick<HatloopConfig, "maxIterations" | "maxTokens" | "maxCostUsd" | "maxRuntime">): Budgets {
+  return {
+    maxIterations: config.maxIterations,
+    maxTokens: config.maxTokens ?? null,
+    maxCostUsd: config.maxCostUsd ?? null,
+    maxRuntimeMs: config.maxRuntime || null,
   };
 }

@@ -1,9 +1,11 @@
-import { Box, Text, useInput, useStdin } from "ink";
+import { Box, Text, useStdin } from "ink";
 import { useEffect, useRef, useState } from "react";
 import { shortId } from "@hatloop/core";
 import { clean, fit } from "../components/lines.js";
 import { col, statusColor, statusMark } from "../components/theme.js";
 import type { TuiState } from "../state/types.js";
+import { cursorIndex, INITIAL_LIST, reduceList, shownRows, withDetails, type ListEffect, type ListState } from "./list-keys.js";
+import { useKeys } from "./use-keys.js";
 import { useTerminalSize } from "./use-tui.js";
 
 export interface ListRow {
@@ -50,13 +52,13 @@ export function SessionList({
 }) {
   const [rows, setRows] = useState<ListRow[]>(fixed ?? []);
   const [loaded, setLoaded] = useState(Boolean(fixed));
-  const [cursor, setCursor] = useState(0);
-  const [filter, setFilter] = useState(0);
-  const [details, setDetails] = useState<{ id: string; text: string; top: number } | null>(null);
+  // Several keys can arrive in one read, faster than React renders: the list's state lives in a ref
+  // that each key moves at once (reduceList); the tick only asks for a render.
+  const listRef = useRef<ListState>(INITIAL_LIST);
+  const [, setTick] = useState(0);
   const { columns, rows: terminalRows } = useTerminalSize(size);
   const height = Math.max(6, terminalRows - 1);
   const { isRawModeSupported } = useStdin();
-  const selected = useRef<string | null>(null);
   useEffect(() => {
     if (!source) return;
     let stopped = false;
@@ -76,46 +78,29 @@ export function SessionList({
       clearInterval(timer);
     };
   }, [source]);
-  const shown = FILTERS[filter] === "all" ? rows : rows.filter((r) => r.status === FILTERS[filter]);
-  // The cursor stays on the same session when rows refresh or the filter changes.
-  const at = selected.current ? shown.findIndex((r) => r.id === selected.current) : -1;
-  const index = at >= 0 ? at : Math.min(cursor, Math.max(0, shown.length - 1));
-  const move = (next: number) => {
-    const clamped = Math.max(0, Math.min(shown.length - 1, next));
-    selected.current = shown[clamped]?.id ?? null;
-    setCursor(clamped);
-  };
   const visible = Math.max(3, height - 3);
+  const context = { rows, filters: FILTERS, visible, canShowDetails: source?.details !== undefined };
+  const { filter, details } = listRef.current;
+  const shown = shownRows(listRef.current, context);
+  const index = cursorIndex(listRef.current, shown);
   const top = Math.min(Math.max(0, index - visible + 1), Math.max(0, shown.length - visible));
-  useInput(
-    (input, key) => {
-      if (details) {
-        if (key.ctrl && input === "c") return onChoose(null);
-        if (key.upArrow) return setDetails({ ...details, top: Math.max(0, details.top - 1) });
-        if (key.downArrow) return setDetails({ ...details, top: details.top + 1 });
-        if (key.pageDown) return setDetails({ ...details, top: details.top + visible - 1 });
-        if (key.pageUp) return setDetails({ ...details, top: Math.max(0, details.top - visible + 1) });
-        return setDetails(null);
-      }
-      if (input === "q" || key.escape || (key.ctrl && input === "c")) return onChoose(null);
-      if (key.upArrow || input === "k") return move(index - 1);
-      if (key.downArrow || input === "j") return move(index + 1);
-      if (input === "f") return setFilter((f) => (f + 1) % FILTERS.length);
-      const row = shown[index];
-      if (!row) return;
-      const show = () => {
-        if (!source?.details) return onChoose({ action: "show", id: row.id });
-        void source.details(row.id).then(
-          (text) => setDetails({ id: row.id, text, top: 0 }),
-          () => {},
-        );
-      };
-      if (key.return) return row.live ? onChoose({ action: "watch", id: row.id }) : show();
-      if (input === "w") return onChoose({ action: "watch", id: row.id });
-      if (input === "s") return show();
-    },
-    { isActive: isRawModeSupported === true },
-  );
+  const perform = (effect: ListEffect) => {
+    if (effect.type === "quit") return onChoose(null);
+    if (effect.type === "choose") return onChoose({ action: effect.action, id: effect.id });
+    void source?.details?.(effect.id).then(
+      (text) => {
+        listRef.current = withDetails(listRef.current, effect.id, text);
+        setTick((t) => t + 1);
+      },
+      () => {},
+    );
+  };
+  useKeys(({ input, key }) => {
+    const next = reduceList(listRef.current, input, key, context);
+    listRef.current = next.state;
+    setTick((t) => t + 1);
+    next.effects.forEach(perform);
+  }, isRawModeSupported === true);
   if (details) {
     const lines = details.text.split("\n");
     const first = Math.min(details.top, Math.max(0, lines.length - visible));

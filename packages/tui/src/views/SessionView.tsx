@@ -1,4 +1,4 @@
-import { Box, Text, useInput, useStdin } from "ink";
+import { Box, Text, useStdin } from "ink";
 import { useRef, useState } from "react";
 import { ActivityPane } from "../components/ActivityPane.js";
 import { resolveOffset } from "../components/activity-lines.js";
@@ -17,6 +17,7 @@ import { col } from "../components/theme.js";
 import type { TuiStore } from "../state/store.js";
 import { isLiveStatus } from "../state/initial.js";
 import { layoutFor, panesOf } from "./layout.js";
+import { useKeys } from "./use-keys.js";
 import { useNow, useTerminalSize, useTuiState } from "./use-tui.js";
 import { reduceView } from "./view-keys.js";
 import { performEffect, type DetailLoader, type LoopControls } from "./view-effects.js";
@@ -42,7 +43,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
   const state = useTuiState(store);
   const { columns, rows: terminalRows } = useTerminalSize(size);
   // One row short of the terminal: a frame as tall as the terminal makes Ink clear the whole screen
-  // (and the scrollback) on every frame instead of redrawing the lines that changed.
+  // and draw it all again on every frame, instead of rewriting the rows that changed.
   const rows = Math.max(6, terminalRows - 1);
   const live = isLiveStatus(state.status);
   const question = state.status === "waiting" ? (state.statusReason ?? "") : null;
@@ -80,7 +81,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
     setTick((t) => t + 1);
     for (const effect of next.effects) performEffect(effect, { store, controls, onQuit, onInterrupt, details }, dispatch);
   };
-  useInput((input, key) => dispatch({ type: "key", input, key }), { isActive: isRawModeSupported === true });
+  useKeys(({ input, key }) => dispatch({ type: "key", input, key }), isRawModeSupported === true);
 
   const side = (
     <Box flexDirection="column" width={layout.sideWidth}>
