@@ -5,6 +5,7 @@
 //
 //   pnpm build && node apps/cli/scripts/console-screenshots.mjs            # the demo's session, embedded database
 //   node apps/cli/scripts/console-screenshots.mjs --db postgres://...      # your fleet's database as it is
+//   ... --pages workers                                                     # only some pages (login,fleet,session,workers)
 //
 // It also says when a page is wider than the window (a phone must never scroll sideways).
 
@@ -22,10 +23,12 @@ const sizes = { desktop: { width: 1280, height: 800 }, phone: { width: 390, heig
 
 const dbAt = process.argv.indexOf("--db");
 const db = dbAt > 0 ? process.argv[dbAt + 1] : undefined;
+const pagesAt = process.argv.indexOf("--pages");
+const wanted = new Set(pagesAt > 0 ? process.argv[pagesAt + 1].split(",") : ["login", "fleet", "session", "workers"]);
 const home = mkdtempSync(join(tmpdir(), "hatloop-screenshots-"));
 const env = { ...process.env, HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), HATLOOP_DATABASE__LINGER: "0" };
 if (db) env.DATABASE_URL = db;
-else {
+else if (wanted.has("fleet") || wanted.has("session")) {
   console.log("running the demo (a scripted session, offline)...");
   const demo = spawnSync(process.execPath, [bin, "demo", "--plain"], { env, encoding: "utf8" });
   if (demo.status !== 0) throw new Error(`hatloop demo failed: ${demo.stderr}`);
@@ -52,6 +55,7 @@ try {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     const shoot = async (name) => {
+      if (!wanted.has(name)) return;
       await page.evaluate(() => globalThis.scrollTo(0, 0));
       const wider = await page.evaluate(() => globalThis.document.documentElement.scrollWidth - globalThis.innerWidth);
       if (wider > 0) console.warn(`console-${name}-${size}: the page is ${wider}px wider than the window`);
@@ -65,11 +69,14 @@ try {
     await page.locator("#rows").waitFor();
     await shoot("fleet");
     const first = page.locator("#rows a").first();
-    if (await first.count()) {
+    if (wanted.has("session") && (await first.count())) {
       await page.goto(new URL((await first.getAttribute("href")) ?? "/", base).href);
       // A tool result and a commit open, as a reader would have them.
-      await page.locator("#stream details summary").first().click();
-      await page.locator("#stream .result pre").first().waitFor();
+      const result = page.locator("#stream details summary").first();
+      if (await result.count()) {
+        await result.click();
+        await page.locator("#stream .result pre").first().waitFor();
+      }
       const commit = page.locator("details", { has: page.locator("summary code") }).first();
       if (await commit.count()) {
         await commit.locator("summary").click();

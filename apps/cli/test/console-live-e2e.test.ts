@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { requireOrSkip } from "@hatloop/core/testing";
-import { hasChromium, launchBrowser, loggedIn, markWindow, startServe, type Served } from "./support/console.js";
+import { hasChromium, launchBrowser, loggedIn, markWindow, PHONE, startServe, type Served } from "./support/console.js";
 import { consoleSession, type ConsoleSession } from "./support/console-session.js";
 
 // The console in a real browser (Debian's Chromium) over `hatloop serve` and the embedded database,
@@ -106,6 +106,25 @@ describe.runIf(requireOrSkip(hasChromium(), "Chromium (/usr/bin/chromium: apt-ge
       expect(await page.locator("section.panel", { hasText: "Handoff" }).locator("pre").textContent()).toContain("# Handoff");
       expect(await page.locator('svg.chart[aria-label="Cost over time"] path.line').count()).toBe(1);
       expect(await page.locator('svg.chart[aria-label^="Context size"] path.line').count()).toBe(1);
+      await page.context().close();
+    });
+
+    it("at a phone's width no page scrolls sideways (a wide table or stream scrolls in its own box)", async () => {
+      const page = await loggedIn(browser, served, PHONE);
+      const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      for (const path of ["/", `/sessions/${id}`, "/workers"]) {
+        await page.goto(`${served.base}${path}`);
+        expect(await sideways(), path).toBeLessThanOrEqual(0);
+      }
+      // Opened, a long result and a diff stay inside the page too.
+      await page.goto(`${served.base}/sessions/${id}`);
+      const long = page.locator("#stream details", { hasText: "run_command ok" }).filter({ hasNotText: /go (first|second)/ });
+      await long.locator("summary").click();
+      await long.locator(".result pre", { hasText: `\n${LINES}` }).waitFor();
+      const commit = page.locator("details", { has: page.locator("summary", { hasText: /, iteration 1 / }) }).first();
+      await commit.locator("summary").click();
+      await commit.locator("pre.diff").waitFor();
+      expect(await sideways()).toBeLessThanOrEqual(0);
       await page.context().close();
     });
   },

@@ -26,10 +26,12 @@ button { cursor: pointer; }
 input.short { width: 7.5rem; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button.danger { color: var(--bad); }
+#sessions, #fleet { overflow-x: auto; } /* a table wider than a phone scrolls in its box, not the page */
 table { width: 100%; border-collapse: collapse; background: var(--panel); border: 1px solid var(--line); }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: .85rem; }
 td.num, th.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+#rows td:nth-child(3) { white-space: nowrap; } /* a worker's name ("build-1") is not broken at its dash */
 .task { max-width: 32rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; border: 1px solid currentColor; white-space: nowrap; }
 .s-running, .s-completed, .s-alive { color: var(--ok); }
@@ -70,7 +72,7 @@ svg.chart .compaction { stroke: var(--warn); stroke-dasharray: 3 3; } svg.chart 
   main { padding: .6rem; }
   .cols { grid-template-columns: 1fr; }
   .wide { display: none; }
-  .task { max-width: 12rem; }
+  .task { max-width: 8rem; }
   th, td { padding: .35rem .4rem; }
 }
 `;
