@@ -89,6 +89,8 @@ export async function driveSession(options: {
     throw withResumeHint(error, session);
   } finally {
     stops.stop();
+    // The stop request this run obeyed (hatloop stop, the console's Stop) would stop its resume too.
+    await stops.clearActedOn().catch(() => {});
     await lease.release();
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);

@@ -12,11 +12,17 @@ const POLL_MS = 1_000;
  * `stop()` ends the polling. A worker runs one session many times (stop, resume, stop again): a
  * request already acted on is remembered only while the session stays among `ids()`.
  */
-export function watchStopRequests(store: Store, ids: () => string[], onStop: (id: string) => void, intervalMs = POLL_MS): { stop(): void } {
+export function watchStopRequests(
+  store: Store,
+  ids: () => string[],
+  onStop: (id: string) => void,
+  intervalMs = POLL_MS,
+): { stop(): void; clearActedOn(): Promise<void> } {
   const database = (store as Partial<DbStore>).database;
-  if (!database) return { stop() {} };
+  if (!database) return { stop() {}, clearActedOn: async () => {} };
   const fleet = fleetStore(database.db);
   const handled = new Map<string, number>();
+  const actedOn = new Set<string>();
   let busy = false;
   const timer = setInterval(() => {
     const current = ids();
@@ -29,6 +35,7 @@ export function watchStopRequests(store: Store, ids: () => string[], onStop: (id
         for (const [id, at] of requested) {
           if (handled.get(id) === at.getTime() || !ids().includes(id)) continue;
           handled.set(id, at.getTime());
+          actedOn.add(id);
           onStop(id);
         }
       })
@@ -36,5 +43,11 @@ export function watchStopRequests(store: Store, ids: () => string[], onStop: (id
       .finally(() => (busy = false));
   }, intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => clearInterval(timer),
+    // A request this runner obeyed is done with: left, it would stop the session's next run too.
+    clearActedOn: async () => {
+      for (const id of actedOn) await fleet.clearStop(id);
+    },
+  };
 }
