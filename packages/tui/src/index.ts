@@ -8,3 +8,4 @@ export { mountSession, chooseSession, summaryLine, type MountedView } from "./re
 export { setMonochrome } from "./components/theme.js";
 export { attentionFor, attentionSequence, ringFor } from "./attention.js";
 export { measureTui, type TuiMeasurement } from "./perf/measure.js";
+export { showRunGone } from "./state/run-gone.js";

@@ -12,6 +12,8 @@ import { outputMode, type OutputMode } from "../ui/output-mode.js";
 import { entryDetails } from "../ui/entry-details.js";
 import { hatHistory } from "../ui/history.js";
 import { snapshotOf } from "../ui/snapshot.js";
+import { runClock, whenRunGone } from "../ui/watched-run.js";
+import { shortId } from "../format.js";
 import { invocation } from "../invocation.js";
 
 /** How much history a watcher replays on attach; older events are in `hatloop logs`. */
@@ -48,6 +50,10 @@ async function watchAsLines(store: DbStore, session: SessionRecord, json: boolea
   if ((await fleetViews(store, [session])).has(session.id)) {
     await followFleetSession(store, session.id, tail.at(-1)?.id ?? 0, { sink, reader, json, stop: stop.signal });
   } else if (isLive(session)) {
+    whenRunGone(store, session.id, stop.signal, () => {
+      printError(`the run ended without a word (killed, or quit at once); resume it with: ${invocation()} resume ${shortId(session.id)}`);
+      stop.abort();
+    });
     await followEvents(
       store,
       session.id,
@@ -61,9 +67,11 @@ async function watchAsLines(store: DbStore, session: SessionRecord, json: boolea
   sink.end();
 }
 
-async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
+async function watchInTui(store: Store, attached: SessionRecord): Promise<void> {
   const tui = await import("@hatloop/tui");
-  const tail = await store.events.tail(session.id, TAIL);
+  const tail = await store.events.tail(attached.id, TAIL);
+  // Read after the tail: the row's runtime is then at least as new as the last iteration.end replayed.
+  const session = (await store.sessions.get(attached.id)) ?? attached;
   // The timeline from the session's first hat: events older than the replayed tail are read for it.
   const hats = tail.length === TAIL ? await hatHistory(store, session.id, tail[0]!.id) : [];
   const ui = tui.createTuiStore(tui.initialState({ ...snapshotOf(session, await store.checklist.list(session.id)), hats }));
@@ -72,8 +80,19 @@ async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
   const reader = eventReader((message) =>
     show({ v: EVENT_VERSION, sessionId: session.id, iteration: 0, ts: Date.now(), type: "error", data: { message, fatal: false } }),
   );
-  reader.read(tail).forEach(show);
+  const replayed = reader.read(tail);
+  replayed.forEach(show);
+  const state = ui.getState();
+  // The stored totals already hold the responses replayed above (read after them), which added theirs.
+  Object.assign(state, { usage: { ...session.usage }, costUsd: session.costUsd });
+  // The run's own clock, not one started when this watcher attached (it ran seconds behind).
+  const clock = state.runningSince === null ? null : runClock(session, replayed);
+  if (clock) Object.assign(state, clock);
   const stop = new AbortController();
+  const resume = `${invocation()} resume ${shortId(session.id)}`;
+  whenRunGone(store, session.id, stop.signal, () => {
+    if (tui.isLiveStatus(ui.getState().status)) tui.showRunGone(ui, resume);
+  });
   const view = tui.mountSession(ui, { onQuit: () => stop.abort(), details: entryDetails(store, session.id) });
   // Live events (not the replayed tail) ring the terminal when the session needs the user.
   const following = followEvents(
@@ -93,8 +112,8 @@ async function watchInTui(store: Store, session: SessionRecord): Promise<void> {
   await view.closed;
   stop.abort();
   await following;
-  const state = ui.getState();
   const live = tui.isLiveStatus(state.status);
   printText(tui.summaryLine(state));
   if (live && state.runningSince !== null) printText("detached: the loop goes on");
+  if (state.status === "interrupted") printText(`resume it with: ${resume}`);
 }

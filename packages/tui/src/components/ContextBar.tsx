@@ -15,6 +15,9 @@ export function ContextBar({ state, width }: { state: TuiState; width: number })
   let empty = "";
   for (let i = filled; i < bar; i++) empty += marks.has(i) ? "┊" : "░";
   const u = state.usage;
+  // The API counts a prompt's cached part apart from `inputTokens` (only what came after the last
+  // cache breakpoint, often 0): what went in is all three, with the cached share beside it.
+  const promptIn = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
   const budget = state.budgets.maxCostUsd ? ` / ${formatCost(state.budgets.maxCostUsd)}` : "";
   const alarm = zone === "warn" || zone === "compact";
   return (
@@ -28,8 +31,8 @@ export function ContextBar({ state, width }: { state: TuiState; width: number })
         {formatTokens(tokens)}/{formatTokens(window)} tokens
       </Text>
       <Text wrap="truncate-end">
-        tokens in {formatTokens(u.inputTokens)} · out {formatTokens(u.outputTokens)} · cache read {formatTokens(u.cacheReadTokens)} · write{" "}
-        {formatTokens(u.cacheWriteTokens)} · cost <Text bold>{formatCost(state.costUsd)}</Text>
+        tokens in {formatTokens(promptIn)} (cache read {formatTokens(u.cacheReadTokens)}, write {formatTokens(u.cacheWriteTokens)}) · out{" "}
+        {formatTokens(u.outputTokens)} · cost <Text bold>{formatCost(state.costUsd)}</Text>
         {budget}
       </Text>
     </Box>

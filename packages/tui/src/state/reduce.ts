@@ -1,4 +1,4 @@
-import { describeEvent, formatCost, formatDuration, formatTokens, type LoopEvent } from "@hatloop/core";
+import { describeEvent, formatCost, formatDuration, formatTokens, type LoopEvent, type Usage } from "@hatloop/core";
 import { detailOf, textDetail } from "./entry-detail.js";
 import { zoneOf } from "./initial.js";
 import { withoutSignals } from "./signals.js";
@@ -25,6 +25,12 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
     case "model.response":
     case "model.retry":
       settleStreaming(state, event.type === "model.retry", maxEntries);
+      if (event.type === "model.response") {
+        // The totals (usage.total) come only when an iteration ends: until then, a long first
+        // iteration showed `tokens in 0` and $0.00 beside its own header's tokens and cost.
+        state.usage = addUsage(state.usage, event.data.usage);
+        state.costUsd += event.data.costUsd;
+      }
       if (event.type === "model.response" && state.current) {
         const u = event.data.usage;
         state.current.tokens += u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
@@ -124,7 +130,7 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
   add(state, event, toneOf(event), maxEntries);
 }
 
-function stopClock(state: TuiState, status: TuiState["status"], reason: string | null, now: number): void {
+export function stopClock(state: TuiState, status: TuiState["status"], reason: string | null, now: number): void {
   if (state.runningSince !== null) state.runtimeMs += now - state.runningSince;
   Object.assign(state, { status, statusReason: reason, runningSince: null });
 }
@@ -210,4 +216,13 @@ function iterationHeader(iteration: number, current: NonNullable<TuiState["curre
     current.tokens ? formatCost(current.costUsd) : null,
   ].filter(Boolean);
   return `-- iteration ${iteration} · ${current.hat} --${facts.length ? ` ${facts.join(" · ")}` : ""}`;
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
 }
