@@ -62,10 +62,13 @@ export function registerCommands(program: Command): void {
 
   program
     .command("serve")
-    .description("serve sessions and handoffs as JSON: GET /api/sessions, /api/sessions/:id, /api/sessions/:id/handoff")
+    .description("the web console (every session, live, with its actions) and the JSON API (/api/v1); prints a login link")
     .option("--port <port>", "port (0 picks a free one)", portOption, 4317)
     .option("--host <host>", "address to bind; anything but loopback exposes your sessions (and needs a token)", "127.0.0.1")
-    .option("--token <token>", "require Authorization: Bearer <token> (default: HATLOOP_SERVE_TOKEN)")
+    .option(
+      "--token <token>",
+      "the token for the console and the API (default: HATLOOP_SERVE_TOKEN; without one the console gets a token made at start)",
+    )
     .action(lazy(async () => (await import("./serve.js")).serveAction));
 
   program
