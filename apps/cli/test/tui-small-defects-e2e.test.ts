@@ -32,6 +32,21 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI's smaller defects, in 
     expect(filtered).toContain("1 of 1 session");
   });
 
+  it("defect 5: the help fits the terminal and wraps its lines instead of cutting them", async () => {
+    const run = tuiRun([{ hold: "a" }, { complete: true }]);
+    tmux = new Tmux();
+    const pane = openPane(tmux, "h", 80, 40, runCommand(run));
+    await tmux.waitFor(pane, /Waiting for a\./);
+    tmux.keys(pane, "?");
+    const help = await tmux.waitFor(pane, /any key closes this help/);
+    // The stop line is longer than the box: its end is on the next row, not cut with …
+    expect(help).toMatch(/end the run\s*│?\s*\n?[│\s]*\(resumable; exit 130\)|end the run \(resumable; exit 130\)/);
+    expect(help).not.toMatch(/…\s*│/);
+    tmux.keys(pane, "Escape");
+    run.release("a");
+    await tmux.waitFor(pane, /\[exit 0\]/);
+  });
+
   it("defect 5: at 40x12 the footer keeps ? help", async () => {
     const run = tuiRun([{ hold: "a" }, { complete: true }]);
     tmux = new Tmux();
