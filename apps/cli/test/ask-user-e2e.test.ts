@@ -63,7 +63,8 @@ describe("ask_user and hatloop answer", () => {
       tmux = new Tmux();
       const pane = openPane(tmux, "ask", 100, 30, runCommand(run));
       const asked = await tmux.waitFor(pane, /\? +Which licence should the notes carry: MIT or Apache-2\.0\? +\(a answers\)/);
-      expect(asked).toMatch(/\? waiting \(Which licence/);
+      // The question has its own line; the header keeps runtime and cost (issue 28).
+      expect(asked).toMatch(/\? waiting · hat editor · iteration \d+\/100 · \d+s\/4h00m · \$/);
       expect(asked).toMatch(/a answer {2}p pause/);
       tmux.keys(pane, "a");
       await tmux.waitFor(pane, /answer> /);

@@ -4,6 +4,9 @@ import type { TuiState } from "../state/types.js";
 import { clean, fit } from "./lines.js";
 import { col, monochrome, statusColor, statusMark } from "./theme.js";
 
+/** The status reason's room in the header, so runtime and cost stay on the line. */
+const MAX_REASON = 40;
+
 /** How close a use is to its budget: fine, near (≥ 80%) or reached. */
 function worry(value: number, limit: number | null | undefined): "fine" | "near" | "over" {
   if (!limit) return "fine";
@@ -15,7 +18,10 @@ const worryColor = { fine: undefined, near: "yellow", over: "red" } as const;
 export function Header({ state, width, now, mode }: { state: TuiState; width: number; now: number; mode: "run" | "watch" }) {
   const elapsed = state.runtimeMs + (state.runningSince === null ? 0 : Math.max(0, now - state.runningSince));
   const b = state.budgets;
-  const status = clean(state.statusReason ? `${state.status} (${state.statusReason})` : state.status);
+  // A waiting run's reason is the agent's question, shown whole on its own line above the footer:
+  // here it pushed the runtime and cost off the line. Other reasons are short, and clipped if not.
+  const reason = state.status === "waiting" ? null : state.statusReason;
+  const status = clean(reason ? `${state.status} (${fit(reason, MAX_REASON)})` : state.status);
   const time = worry(elapsed, b.maxRuntimeMs);
   const cost = worry(state.costUsd, b.maxCostUsd);
   const iter = worry(state.iteration, b.maxIterations);

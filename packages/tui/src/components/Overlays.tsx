@@ -1,31 +1,63 @@
 import { Box, Text } from "ink";
 import { commandName, shortId } from "@hatloop/core";
-import { KEYS } from "./keys.js";
+import { KEYS, type KeyHelp } from "./keys.js";
 import { fit } from "./lines.js";
 import { draftWindow, type Draft } from "./line-editor.js";
 import { col } from "./theme.js";
 
 /** The key table; framed when there is room, and never taller than `height` rows. */
+/** The rows a line takes wrapped at word boundaries to `width` (as Ink wraps it; a long word is cut). */
+function wrappedRows(text: string, width: number): number {
+  let rows = 1;
+  let column = 0;
+  for (const word of text.split(" ")) {
+    const needed = column === 0 ? word.length : column + 1 + word.length;
+    if (needed <= width) column = needed;
+    else {
+      rows += column === 0 ? 0 : 1;
+      rows += Math.floor(Math.max(0, word.length - 1) / width);
+      column = word.length % width || width;
+    }
+  }
+  return rows;
+}
+
+/** The width of the help's key column. */
+const KEY_COLUMN = 14;
+
 export function HelpOverlay({ controls, width, height }: { controls: boolean; width: number; height: number }) {
   const keys = KEYS.filter((k) => !k.only || k.only === (controls ? "run" : "watch"));
-  const framed = height >= keys.length + 4;
-  const lines = keys.slice(0, Math.max(0, height - (framed ? 4 : 2)));
+  const boxWidth = Math.min(width, 84);
+  // Lines wrap to the box (they were cut at its edge). The frame goes first when all of them would
+  // not fit in it; then as many keys as their wrapped rows leave room for.
+  const rowsAt = (inner: number) => keys.map((k) => wrappedRows(`${k.keys.padEnd(KEY_COLUMN)} ${k.does}`, Math.max(1, inner)));
+  const framedRows = rowsAt(boxWidth - 4);
+  const framed = height >= framedRows.reduce((a, b) => a + b, 0) + 4;
+  const rows = framed ? framedRows : rowsAt(boxWidth);
+  const room = Math.max(0, height - (framed ? 4 : 2));
+  const lines: KeyHelp[] = [];
+  let used = 0;
+  keys.forEach((k, i) => {
+    if (used + rows[i]! > room || lines.length < i) return;
+    lines.push(k);
+    used += rows[i]!;
+  });
   return (
     <Box
       flexDirection="column"
       borderStyle={framed ? "round" : undefined}
       paddingX={framed ? 1 : 0}
-      width={Math.min(width, 84)}
-      height={Math.min(height, lines.length + (framed ? 4 : 2))}
+      width={boxWidth}
+      height={Math.min(height, used + (framed ? 4 : 2))}
       overflow="hidden"
     >
       <Text bold wrap="truncate-end">
         Keys {controls ? "" : "(watching: the loop runs elsewhere)"}
       </Text>
       {lines.map((k) => (
-        <Text key={k.keys} wrap="truncate-end">
+        <Text key={k.keys} wrap="wrap">
           <Text color={col("cyan")} bold>
-            {k.keys.padEnd(14)}
+            {k.keys.padEnd(KEY_COLUMN)}
           </Text>{" "}
           {k.does}
         </Text>

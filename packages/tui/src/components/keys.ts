@@ -87,7 +87,9 @@ export function footerText(k: KeyState, width: number): string {
     "n N next",
     "Esc clear",
   ]);
-  let text = parts.join("  ");
-  if (text.length > width) text = parts.filter((p) => essential.has(p) || p.startsWith("match ")).join("  ");
-  return text;
+  const text = parts.join("  ");
+  if (text.length <= width) return text;
+  const kept = parts.filter((p) => essential.has(p) || p.startsWith("match "));
+  // Cut at the edge when still too wide: `? help` goes first, so the way to every key stays on screen.
+  return [...kept.filter((p) => p === "? help"), ...kept.filter((p) => p !== "? help")].join("  ");
 }

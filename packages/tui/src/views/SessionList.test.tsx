@@ -31,6 +31,8 @@ describe("the session list", () => {
     app.stdin.write("f");
     await settle(() => text().includes("filter: running"));
     app.stdin.write("f");
+    await settle(() => text().includes("filter: waiting"));
+    app.stdin.write("f");
     await settle(() => text().includes("filter: queued"));
     expect(text()).toContain("waits for a worker");
     expect(text()).not.toContain("runs on one");

@@ -33,7 +33,7 @@ export interface ListSource {
   refreshMs?: number;
 }
 
-const FILTERS = ["all", "running", "queued", "paused", "completed", "failed", "stopped", "interrupted"] as const;
+const FILTERS = ["all", "running", "waiting", "queued", "paused", "completed", "failed", "stopped", "interrupted"] as const;
 
 /**
  * `hatloop ls` on a terminal, a live dashboard: it refreshes, f filters by status, arrows move,

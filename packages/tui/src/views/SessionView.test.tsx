@@ -96,7 +96,9 @@ describe("SessionView keys", () => {
     const asked = [event("session.status", { status: "waiting", reason: "Keep the v1 API or drop it?" }, 3)];
     const c = controls();
     const { app, text } = frame(<SessionView store={busyStore(asked)} controls={c} onQuit={() => {}} size={NARROW} now={NOW} />);
-    expect(text()).toContain("? waiting (Keep the v1 API or drop it?)");
+    // The question has its own line; the header says waiting and keeps runtime and cost (issue 28).
+    expect(text()).toMatch(/\? waiting · hat \S+ · iteration 3/);
+    expect(text()).not.toContain("waiting (Keep");
     expect(text()).toMatch(/ \? {2}Keep the v1 API or drop it\? {2}\(a answers\)/);
     expect(text()).toContain("a answer");
     app.stdin.write("a");

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { requireOrSkip } from "@hatloop/core/testing";
+import { hasTmux, Tmux } from "./support/tmux.js";
+import { bin, openPane, runCommand, tuiRun } from "./support/tui-run.js";
+
+// Issue 28, defect 5's smaller ones, each as a person meets it: the real binary in a tmux pane, keys
+// typed with send-keys, the screen read with capture-pane, every wait on a condition of the screen.
+
+let tmux: Tmux | null = null;
+afterEach(() => tmux?.kill());
+
+const QUESTION =
+  "Which licence should the new package ship under, given that the repository mixes MIT and Apache-2.0 code and the legal team has not said yet?";
+
+describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI's smaller defects, in a terminal (tmux)", () => {
+  it("defect 5: while waiting for an answer the header keeps runtime and cost, and ls filters on waiting", async () => {
+    const run = tuiRun([{ ask: QUESTION }, { complete: true }]);
+    tmux = new Tmux();
+    const pane = openPane(tmux, "q", 80, 24, runCommand(run));
+    const waiting = await tmux.waitFor(pane, /^\S waiting /m);
+    const header = waiting.split("\n")[1]!;
+    expect(header).toMatch(/^\S waiting · hat editor · iteration 1\/100 · \d+s\/4h00m · \$\d/);
+    expect(waiting).toContain("Which licence"); // the question is on its own line, still shown
+
+    const list = openPane(tmux, "l", 120, 20, `${run.env} ${process.execPath} ${bin} ls; sleep 600`);
+    await tmux.waitFor(list, /filter: all/);
+    tmux.keys(list, "f");
+    await tmux.waitFor(list, /filter: running/);
+    tmux.keys(list, "f");
+    const filtered = await tmux.waitFor(list, /filter: waiting/);
+    expect(filtered).toMatch(new RegExp(`${(await run.sessionId()).slice(0, 8)}.*waiting`));
+    expect(filtered).toContain("1 of 1 session");
+  });
+
+  it("defect 5: the help fits the terminal and wraps its lines instead of cutting them", async () => {
+    const run = tuiRun([{ hold: "a" }, { complete: true }]);
+    tmux = new Tmux();
+    const pane = openPane(tmux, "h", 80, 40, runCommand(run));
+    await tmux.waitFor(pane, /Waiting for a\./);
+    tmux.keys(pane, "?");
+    const help = await tmux.waitFor(pane, /any key closes this help/);
+    // The stop line is longer than the box: its end is on the next row, not cut with …
+    expect(help).toMatch(/end the run\s*│?\s*\n?[│\s]*\(resumable; exit 130\)|end the run \(resumable; exit 130\)/);
+    expect(help).not.toMatch(/…\s*│/);
+    tmux.keys(pane, "Escape");
+    run.release("a");
+    await tmux.waitFor(pane, /\[exit 0\]/);
+  });
+
+  it("defect 5: at 40x12 the footer keeps ? help", async () => {
+    const run = tuiRun([{ hold: "a" }, { complete: true }]);
+    tmux = new Tmux();
+    const pane = openPane(tmux, "n", 40, 12, runCommand(run));
+    const screen = await tmux.waitFor(pane, /Waiting for a\./);
+    const footer = screen
+      .split("\n")
+      .filter((l) => l.trim())
+      .at(-1)!;
+    expect(footer).toMatch(/^\? help/);
+    tmux.keys(pane, "?");
+    await tmux.waitFor(pane, /any key closes/);
+    tmux.keys(pane, "Escape");
+    run.release("a");
+    await tmux.waitFor(pane, /\[exit 0\]/);
+  });
+});
