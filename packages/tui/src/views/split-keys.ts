@@ -13,7 +13,8 @@ export interface KeyEvent {
   key: Keys;
 }
 
-const NO_FLAGS: Keys = {
+/** A key with no flag set: a plain character. */
+export const NO_FLAGS: Keys = {
   upArrow: false,
   downArrow: false,
   leftArrow: false,

@@ -2,29 +2,14 @@ import { describe, expect, it } from "vitest";
 import { FOLLOW } from "../components/activity-lines.js";
 import type { TuiState } from "../state/types.js";
 import { busyStore, event } from "../test-support/fixtures.js";
+import { NO_FLAGS } from "./split-keys.js";
 import { reduceView } from "./view-keys.js";
 import { INITIAL_VIEW, type Keys, type ViewContext, type ViewEffect, type ViewState } from "./view-state.js";
 
 // The run view's keys without a terminal: what each does to the view's state, and what it asks of
 // the loop and the CLI (SessionView.test.tsx and the tmux tests check the same through Ink).
 
-const NO_KEY: Keys = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageUp: false,
-  pageDown: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  meta: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-};
+const NO_KEY = NO_FLAGS;
 
 const PANES = {
   activity: { rows: 4, width: 60 },
