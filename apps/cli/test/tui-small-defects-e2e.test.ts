@@ -63,4 +63,18 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI's smaller defects, in 
     run.release("a");
     await tmux.waitFor(pane, /\[exit 0\]/);
   });
+
+  it("defect 5: at 60x18 the checklist items that do not fit are counted on a +N more line", async () => {
+    const items = ["first item", "second item", "third item", "fourth item", "fifth item", "sixth item"];
+    const run = tuiRun([{ plan: items }, { hold: "a" }]);
+    tmux = new Tmux();
+    const pane = openPane(tmux, "c", 60, 18, runCommand(run));
+    const screen = await tmux.waitFor(pane, /Waiting for a\.[\s\S]*Checklist 0\/6|Checklist 0\/6[\s\S]*Waiting for a\./);
+    const pane0 = screen.slice(screen.indexOf("Checklist 0/6"), screen.indexOf("Activity"));
+    const shown = items.filter((item) => pane0.includes(item));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(items.length);
+    // Where the list is cut, a line counts the items out of sight.
+    expect(pane0).toContain(`+${items.length - shown.length} more`);
+  });
 });

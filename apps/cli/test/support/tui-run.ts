@@ -11,7 +11,8 @@ import type { Tmux } from "./tmux.js";
 
 export const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
 
-export type Step = { write: string } | { hold: string } | { ask: string } | { complete: true };
+/** `plan`: a turn whose text names the items, then adds them with `CHECKLIST_ADD:<n>:<item>` lines. */
+export type Step = { write: string } | { hold: string } | { ask: string } | { plan: string[] } | { complete: true };
 
 export interface TuiRun {
   home: string;
@@ -46,7 +47,12 @@ export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: strin
           }
         : "ask" in s
           ? { text: "A choice only you can make.", tools: [{ name: "ask_user", input: { question: s.ask } }] }
-          : { text: "All steps written.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] },
+          : "plan" in s
+            ? {
+                text: [`Planning ${s.plan.length} items.`, ...s.plan.map((item, n) => `CHECKLIST_ADD:${n + 1}:${item}`)].join("\n"),
+                tools: [{ name: "write_file", input: { path: "notes/plan.txt", content: `${s.plan.join("\n")}\n` } }],
+              }
+            : { text: "All steps written.", tools: [{ name: "task_complete", input: { summary: "notes written" } }] },
   );
   const scenario = join(root, "scenario.jsonl");
   writeFileSync(scenario, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
