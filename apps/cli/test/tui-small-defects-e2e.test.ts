@@ -77,4 +77,17 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI's smaller defects, in 
     // Where the list is cut, a line counts the items out of sight.
     expect(pane0).toContain(`+${items.length - shown.length} more`);
   });
+
+  it("defect 5: a signal line shows after the model text that carried it, not above it", async () => {
+    const run = tuiRun([{ plan: ["first item", "second item"] }, { hold: "a" }]);
+    tmux = new Tmux();
+    const pane = openPane(tmux, "s", 120, 40, runCommand(run));
+    const screen = await tmux.waitFor(pane, /Waiting for a\./);
+    const text = screen.indexOf("Planning 2 items.");
+    const signal = screen.indexOf("checklist: 1. first item");
+    expect(text).toBeGreaterThan(-1);
+    // The first item's signal is read while the text streams: it shows below that text, as what it did.
+    expect(signal).toBeGreaterThan(text);
+    expect(screen.indexOf("checklist + 2. second item")).toBeGreaterThan(text);
+  });
 });

@@ -19,7 +19,13 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
       const current = state.streaming?.iteration === event.iteration ? state.streaming.text : "";
       const text = current + event.data.text;
       const cut = text.length > MAX_STREAMING || (current !== "" && Boolean(state.streaming?.cut));
-      state.streaming = { iteration: event.iteration, text: text.length > MAX_STREAMING ? text.slice(-MAX_STREAMING) : text, cut };
+      const held = state.streaming?.held;
+      state.streaming = {
+        iteration: event.iteration,
+        text: text.length > MAX_STREAMING ? text.slice(-MAX_STREAMING) : text,
+        cut,
+        ...(held ? { held } : {}),
+      };
       return;
     }
     case "model.response":
@@ -139,26 +145,32 @@ export function stopClock(state: TuiState, status: TuiState["status"], reason: s
 function settleStreaming(state: TuiState, voided: boolean, maxEntries: number): void {
   const streaming = state.streaming;
   state.streaming = null;
-  if (!streaming || voided) return;
-  const text = withoutSignals(streaming.text).trim();
-  if (!text) return;
-  push(
-    state,
-    {
-      id: state.nextId++,
-      iteration: streaming.iteration,
-      tone: "text",
-      text: text.length > MAX_TEXT_ENTRY ? `${text.slice(0, MAX_TEXT_ENTRY)}…` : text,
-      detail: textDetail(streaming.iteration, text, streaming.cut),
-    },
-    maxEntries,
-  );
+  if (!streaming) return;
+  const text = voided ? "" : withoutSignals(streaming.text).trim();
+  if (text)
+    push(
+      state,
+      {
+        id: state.nextId++,
+        iteration: streaming.iteration,
+        tone: "text",
+        text: text.length > MAX_TEXT_ENTRY ? `${text.slice(0, MAX_TEXT_ENTRY)}…` : text,
+        detail: textDetail(streaming.iteration, text, streaming.cut),
+      },
+      maxEntries,
+    );
+  // The signals read in that text show after it, as what it did.
+  for (const entry of streaming.held ?? []) push(state, { id: state.nextId++, ...entry }, maxEntries);
 }
 
 function add(state: TuiState, event: LoopEvent, tone: Tone, maxEntries: number, text?: string): void {
   const line = text ?? describeEvent(event)?.trim();
   const detail = detailOf(event);
-  if (line) push(state, { id: state.nextId++, iteration: event.iteration, tone, text: line, ...(detail ? { detail } : {}) }, maxEntries);
+  if (!line) return;
+  const entry = { iteration: event.iteration, tone, text: line, ...(detail ? { detail } : {}) };
+  // A signal read from the text being streamed waits for that text, so it shows below it.
+  if (state.streaming && (event.type.startsWith("signal.") || event.type === "checklist.set")) (state.streaming.held ??= []).push(entry);
+  else push(state, { id: state.nextId++, ...entry }, maxEntries);
 }
 
 /** A bounded buffer: the oldest entries go once there are more than `max`. */

@@ -53,8 +53,11 @@ export interface TuiState {
   checklist: Array<{ id: string; description: string; status: ChecklistStatus; reason: string | null }>;
   scratchpad: string;
   activity: ActivityEntry[];
-  /** Text of the response being streamed (its end only, `cut` once its start was dropped). */
-  streaming: { iteration: number; text: string; cut: boolean } | null;
+  /**
+   * Text of the response being streamed (its end only, `cut` once its start was dropped), and the
+   * entries of the signals read in it so far, `held` to show after that text once it settles.
+   */
+  streaming: { iteration: number; text: string; cut: boolean; held?: Array<Omit<ActivityEntry, "id">> } | null;
   nextId: number;
   /** The iteration under way: its header entry, updated with what it has cost so far. */
   current: { entry: ActivityEntry; hat: string; tokens: number; costUsd: number } | null;
