@@ -17,17 +17,7 @@ const statusOf = async (run: ReturnType<typeof tuiRun>) =>
 describe("the console's actions", () => {
   it("answers a question of a session that ended to wait, and the session goes on to the end on this machine", async () => {
     const run = tuiRun([{ write: "a" }, { ask: "MIT or Apache-2.0?" }, { write: "b" }, { complete: true }]);
-    const first = await run.hatloop([
-      "run",
-      "write the notes",
-      "--repo",
-      run.repo,
-      "--hat",
-      "editor",
-      "--model",
-      `scripted:${run.scenario}`,
-      "--plain",
-    ]);
+    const first = await run.hatloop(run.plainRunArgs());
     expect(first.code, first.stderr).toBe(4);
     const id = await run.sessionId();
     server = await startServe({ HATLOOP_HOME: run.home, HATLOOP_CONFIG: `${run.home}/none.json` });
@@ -42,7 +32,7 @@ describe("the console's actions", () => {
 
   it("refuses to resume a session stopped at its budget, then raising the budget lets it go on", async () => {
     const run = tuiRun([{ write: "a" }, { write: "b" }, { write: "c" }, { complete: true }]);
-    const args = ["run", "write the notes", "--repo", run.repo, "--hat", "editor", "--model", `scripted:${run.scenario}`, "--plain"];
+    const args = run.plainRunArgs();
     const first = await run.hatloop([...args, "--max-iterations", "1"]);
     expect(first.code, first.stderr).not.toBe(0);
     expect(await statusOf(run)).toMatchObject({ status: "paused", stopReason: "budget:iterations" });
@@ -61,7 +51,7 @@ describe("the console's actions", () => {
 
   it("stops a running session at the end of its iteration, and resumes it", async () => {
     const run = tuiRun([{ write: "a" }, { hold: "go" }, { write: "b" }, { complete: true }]);
-    const args = ["run", "write the notes", "--repo", run.repo, "--hat", "editor", "--model", `scripted:${run.scenario}`, "--plain"];
+    const args = run.plainRunArgs();
     // The run's own process, its output read as it comes: the gate opens once it has seen the stop.
     const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, ...run.vars } });
     let output = "";

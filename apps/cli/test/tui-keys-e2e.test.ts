@@ -71,17 +71,7 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("keys read at once, in a termin
 
   it("ls: f pressed several times in one read cycles the filter as many times", async () => {
     const run = tuiRun([{ complete: true }]);
-    const done = await run.hatloop([
-      "run",
-      "write the notes",
-      "--repo",
-      run.repo,
-      "--hat",
-      "editor",
-      "--model",
-      `scripted:${run.scenario}`,
-      "--plain",
-    ]);
+    const done = await run.hatloop(run.plainRunArgs());
     expect(done.code, done.stderr).toBe(0);
     tmux = new Tmux();
     const ls = `${run.env} ${process.execPath} ${bin} ls; echo "[exit $?]"; sleep 600`;

@@ -1,12 +1,10 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Job, PgBoss } from "pg-boss";
 import { errorMessage } from "@hatloop/context";
-import { configSchema, LoopControl, type HatloopConfig, type LoopOutcome, type SessionRecord } from "@hatloop/core";
+import { LoopControl, type HatloopConfig, type LoopOutcome, type SessionRecord } from "@hatloop/core";
 import { fleetStore, setRetryDelay, takeRepoSlot, type DbStore, type FleetRow } from "@hatloop/db";
-import { CliError, usageError } from "../errors.js";
+import { CliError } from "../errors.js";
 import { shortId } from "../format.js";
 import { printText } from "../output/print.js";
 import { remoteCommit } from "@hatloop/tools";
@@ -17,6 +15,8 @@ import { takeLease, type Lease } from "../session/liveness.js";
 import { chooseModel } from "../session/model.js";
 import { watchStopRequests } from "../session/stop-requests.js";
 import { lostWorkNote } from "./lost-work.js";
+import { takeNameLock } from "./name-lock.js";
+import { sessionConfig } from "./session-config.js";
 import { WorkerPresence } from "./presence.js";
 import { fire } from "./firing.js";
 import { QUEUE, SCHEDULE_QUEUE, type JobData } from "./queue.js";
@@ -362,50 +362,4 @@ async function starting<T>(start: () => Promise<T>): Promise<T> {
 
 function firstLine(text: string): string {
   return text.split("\n")[0]!.trim();
-}
-
-/**
- * The configuration a session runs with: what it was submitted with (model, hat, budgets, context,
- * gates, pr), on this worker's database, lease and fleet settings, and with this worker's hooks (a
- * hook's command runs on this machine).
- */
-function sessionConfig(session: SessionRecord, worker: HatloopConfig): HatloopConfig {
-  const parsed = configSchema.safeParse({
-    ...session.config,
-    databaseUrl: worker.databaseUrl,
-    leaseTtl: worker.leaseTtl,
-    database: worker.database,
-    fleet: worker.fleet,
-    hooks: worker.hooks,
-  });
-  const config = parsed.success ? parsed.data : worker;
-  return { ...config, model: session.model, worktreeDir: undefined };
-}
-
-/** One worker per name on a machine: its cache directory is its own. */
-function takeNameLock(dir: string): { release(): void } {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "worker.pid");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: "wx" });
-      return { release: () => rmSync(file, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const pid = Number(readFileSync(file, "utf8").trim());
-      if (pid && alive(pid))
-        throw usageError(`a worker with this name already runs here (pid ${pid}); give each worker on a machine its own --name`);
-      rmSync(file, { force: true }); // left by a worker that was killed
-    }
-  }
-  throw usageError(`cannot lock the worker directory ${dir}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -83,12 +83,16 @@ function holderKnownDead(holder: string): boolean {
   const at = holder.lastIndexOf(":");
   const host = holder.slice(0, at);
   const pid = Number(holder.slice(at + 1));
-  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  return host === hostname() && Number.isInteger(pid) && pid > 0 && !processAlive(pid);
+}
+
+/** Whether a process of this machine exists (one of another user's answers EPERM: it exists). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return false;
+    return true;
   } catch (error) {
-    return (error as { code?: string }).code !== "EPERM";
+    return (error as { code?: string }).code === "EPERM";
   }
 }
 

@@ -26,6 +26,8 @@ export interface TuiRun {
   release(name: string): void;
   sessionId(): Promise<string>;
   hatloop(args: string[], options?: { stdin?: string }): ReturnType<typeof runHatloop>;
+  /** `run`'s arguments for this repository and scenario, in plain lines, then `extra`. */
+  plainRunArgs(extra?: string[]): string[];
 }
 
 export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: string } {
@@ -82,6 +84,18 @@ export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: strin
       return (JSON.parse(out.stdout) as Array<{ id: string }>)[0]!.id;
     },
     hatloop: (args, options) => runHatloop(args, vars, options),
+    plainRunArgs: (extra = []) => [
+      "run",
+      "write the notes",
+      "--repo",
+      repo,
+      "--hat",
+      "editor",
+      "--model",
+      `scripted:${scenario}`,
+      "--plain",
+      ...extra,
+    ],
   };
 }
 
