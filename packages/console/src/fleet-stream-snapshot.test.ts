@@ -39,7 +39,40 @@ async function firstMessage(res: Response): Promise<string> {
   return text;
 }
 
+/** Reads a live stream until a message satisfies `done`; what was read, messages apart by blank lines. */
+async function readUntil(res: Response, done: (text: string) => boolean, timeoutMs = 5_000): Promise<string> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const timer = setTimeout(() => void reader.cancel(), timeoutMs);
+  while (!done(text)) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  clearTimeout(timer);
+  await reader.cancel();
+  return text;
+}
+
 describe("a sessions table's live stream", () => {
+  it("misses no change made while its first rows are read", async () => {
+    const { backend, request } = setUp();
+    backend.addSession("one", {}, { status: "running" });
+    const login = await request(`/login?token=${TOKEN}`);
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    backend.afterSessionsRead = () => {
+      backend.afterSessionsRead = null;
+      backend.rows.get("one")!.session.iteration = 9;
+      backend.emit("one", { type: "iteration.start", data: { hat: "creator" } } as never);
+    };
+    const text = await readUntil(await request("/live/fleet", cookie), (t) => t.includes("9 / 30"));
+    const [first] = text.split("\n\n");
+    expect(first).toContain('<tr id="s-one"');
+    expect(first).not.toContain("9 / 30");
+    expect(text).toContain("9 / 30");
+  });
+
   it("sends the rows changed since the table was drawn, added first and taken out; a reconnection every row", async () => {
     const { backend, request } = setUp();
     for (const id of ["one", "two", "three"]) backend.addSession(id, {}, { status: "running" });

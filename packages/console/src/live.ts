@@ -38,6 +38,15 @@ interface FleetWatch {
   /** The sessions whose rows the page shows. */
   shown: Set<string>;
   send: Send;
+  /** Sessions that changed before the page's first rows were sent; null once they were. */
+  pending: Set<string> | null;
+}
+
+/** A sessions page's watch: registered before its rows are read, so no change between the two is lost. */
+export interface FleetWatchHandle {
+  /** The first rows were sent: from now on the page gets row changes, starting with those it missed. */
+  ready(shown: Iterable<string>): void;
+  stop(): void;
 }
 
 export class LiveHub {
@@ -73,10 +82,19 @@ export class LiveHub {
     return () => this.sessions.delete(watch);
   }
 
-  watchFleet(query: SessionQuery, shown: Iterable<string>, send: Send): () => void {
-    const watch = { query, shown: new Set(shown), send };
+  watchFleet(query: SessionQuery, send: Send): FleetWatchHandle {
+    const watch: FleetWatch = { query, shown: new Set(), send, pending: new Set() };
     this.fleets.add(watch);
-    return () => this.fleets.delete(watch);
+    return {
+      ready: (shown) => {
+        const missed = watch.pending ?? new Set<string>();
+        watch.pending = null;
+        watch.shown = new Set(shown);
+        // Read again after the first rows: a change read before them may be older than they are.
+        if (missed.size) this.markRows(missed);
+      },
+      stop: () => this.fleets.delete(watch),
+    };
   }
 
   watchWorkers(send: Send): () => void {
@@ -107,12 +125,16 @@ export class LiveHub {
         this.dirtyHeads.set(sessionId, { charts: charts || (this.dirtyHeads.get(sessionId)?.charts ?? false) });
         this.timers.heads ??= setTimeout(() => void this.pushHeads(), HEAD_MS);
       }
-      if (this.fleets.size) this.dirtyRows.add(sessionId);
     }
-    if (this.fleets.size && this.dirtyRows.size) {
-      this.timers.rows ??= setTimeout(() => void this.pushRows(), ROWS_MS);
-      this.timers.totals ??= setTimeout(() => void this.pushTotals(), TOTALS_MS);
-    }
+    if (this.fleets.size) this.markRows(bySession.keys());
+  }
+
+  /** Sessions whose rows are sent again soon to the pages that watch them. */
+  private markRows(ids: Iterable<string>): void {
+    for (const id of ids) this.dirtyRows.add(id);
+    if (!this.dirtyRows.size) return;
+    this.timers.rows ??= setTimeout(() => void this.pushRows(), ROWS_MS);
+    this.timers.totals ??= setTimeout(() => void this.pushTotals(), TOTALS_MS);
   }
 
   private async pushHeads(): Promise<void> {
@@ -144,6 +166,10 @@ export class LiveHub {
     const rows = await this.backend.sessions({ ids, limit: ids.length });
     const byId = new Map(rows.map((row) => [row.session.id, row]));
     for (const watch of this.fleets) {
+      if (watch.pending) {
+        for (const id of ids) watch.pending.add(id);
+        continue;
+      }
       const parts = ids.flatMap((id) => this.rowChange(watch, id, byId.get(id)));
       if (parts.length) watch.send("rows", parts.join(""));
     }
@@ -167,7 +193,7 @@ export class LiveHub {
     if (!this.fleets.size) return;
     const totals = await this.backend.totals();
     const html = toHtml(TotalsOf({ totals, oob: true }));
-    for (const watch of this.fleets) watch.send("rows", html);
+    for (const watch of this.fleets) if (!watch.pending) watch.send("rows", html);
   }
 
   private async pushWorkers(): Promise<void> {

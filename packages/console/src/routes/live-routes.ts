@@ -53,21 +53,18 @@ export function liveRoutes(app: Hono, backend: ConsoleBackend, hub: LiveHub, sna
       const query = parseQuery(new URL(c.req.url).searchParams);
       const view = snapshots.take(c.req.query("view"));
       const send = writer(stream);
-      // The rows as they are now: nothing that changed since the page was drawn is missed. What
-      // changed since its snapshot, when the page has one; else every row, whole.
+      // Watched first, then read: nothing that changes between the two is missed. What changed since
+      // its snapshot, when the page has one; else every row, whole.
+      const watch = hub.watchFleet(query, send);
       const [rows, totals] = await Promise.all([backend.sessions({ ...query, limit: PAGE_ROWS }), backend.totals()]);
-      const stop = hub.watchFleet(
-        query,
-        rows.map((r) => r.session.id),
-        send,
-      );
       const totalsHtml = toHtml(TotalsOf({ totals, oob: true }));
       if (view) send("rows", rowChanges(view, rows, now()) + totalsHtml);
       else {
         const body = rows.map((row) => toHtml(RowOf({ row, now: now() }))).join("");
         send("rows", `<tbody id="rows" hx-swap-oob="true">${body}</tbody>${totalsHtml}`);
       }
-      await held(stream, stop);
+      watch.ready(rows.map((r) => r.session.id));
+      await held(stream, watch.stop);
     }),
   );
 

@@ -50,6 +50,8 @@ export class FakeBackend implements ConsoleBackend {
   readonly stored: StoredLoopEvent[] = [];
   readonly actions: ConsoleAction[] = [];
   workers: WorkerRow[] | null = null;
+  /** Called once a sessions read has its rows, before they are returned: a change made here comes after the read. */
+  afterSessionsRead: (() => void) | null = null;
   private followers: Array<(events: StoredLoopEvent[]) => void> = [];
 
   addSession(id: string, fields: Partial<SessionRecord> = {}, row: Partial<SessionRow> = {}): SessionRow {
@@ -72,7 +74,10 @@ export class FakeBackend implements ConsoleBackend {
 
   async sessions(query: Parameters<ConsoleBackend["sessions"]>[0]) {
     const all = [...this.rows.values()].filter((row) => !query.ids || query.ids.includes(row.session.id));
-    return all.filter((row) => matchesQuery(row, query)).slice(0, query.limit ?? 500);
+    // Copies: the rows as they were when read, whatever changes after.
+    const read = all.filter((row) => matchesQuery(row, query)).slice(0, query.limit ?? 500).map((row) => structuredClone(row));
+    this.afterSessionsRead?.();
+    return read;
   }
 
   async totals() {
