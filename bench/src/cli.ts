@@ -11,6 +11,7 @@ import { runtimeCommand } from "./runtime/command.js";
 import { startupCommand } from "./startup/command.js";
 import { gnuTimeAvailable, GNU_TIME } from "./startup/timed-process.js";
 import { tuiCommand } from "./tui/command.js";
+import { tmuxAvailable } from "./tui/side-by-side.js";
 
 // `pnpm bench [context|runtime|tui|redaction|fleet|startup|console] [options]` (main.ts runs it): runs the benches, writes
 // bench/out/*-latest.{json,md} (bench/results/ with --publish) and prints the Markdown tables (or the
@@ -38,6 +39,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return usageError(`startup runs the built hatloop binary, and ${HATLOOP_BIN} is missing: run pnpm build first`);
   if (args.commands.includes("startup") && !gnuTimeAvailable())
     return usageError(`startup measures processes with GNU time, and ${GNU_TIME} is missing (apt-get install time)`);
+  if (args.commands.includes("tui") && !binaryBuilt())
+    return usageError(`tui runs the built hatloop binary side by side with --plain, and ${HATLOOP_BIN} is missing: run pnpm build first`);
+  if (args.commands.includes("tui") && !(gnuTimeAvailable() && tmuxAvailable()))
+    return usageError(`tui measures whole processes in a tmux pane with GNU time: install tmux and time (apt-get install tmux time)`);
   if (args.commands.includes("console") && !binaryBuilt())
     return usageError(`console serves with the built hatloop binary, and ${HATLOOP_BIN} is missing: run pnpm build first`);
   if (args.commands.includes("console") && !chromiumInstalled())
@@ -62,7 +67,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.commands.includes("tui")) {
     const started = Date.now();
-    outputs.push({ name: "tui", ...(await tuiCommand(args.quick)) });
+    outputs.push({ name: "tui", ...(await tuiCommand(args.quick, log)) });
     log(`tui: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   if (args.commands.includes("redaction")) {

@@ -1,15 +1,40 @@
 import { measureTui, type TuiMeasurement } from "@hatloop/tui";
 import { median } from "../util/stats.js";
+import { sideBySide, type SideBySideRun } from "./side-by-side.js";
 
 // The TUI under load (packages/tui/src/perf/measure.tsx): real Ink rendering into an in-memory
 // 120x40 terminal, a burst of 10,000 events, then model text at 200 deltas a second. Medians of runs.
+// Then the whole product side by side: the same scripted run with the TUI and with --plain in a tmux
+// pane, CPU and peak memory of each process (side-by-side.ts).
 
-export async function tuiCommand(quick: boolean): Promise<{ json: unknown; markdown: string }> {
+/** What the TUI may cost against the plain run (issue 28's goal). */
+const GOAL = { cpuRatio: 1.5, peakRssMb: 150 };
+
+function sideBySideMarkdown(runs: SideBySideRun[]): string[] {
+  const med = (pick: (r: SideBySideRun) => number) => median(runs.map(pick));
+  const tuiCpu = med((r) => r.tui.cpuMs) / 1000;
+  const plainCpu = med((r) => r.plain.cpuMs) / 1000;
+  const ratio = med((r) => r.tui.cpuMs / r.plain.cpuMs);
+  const tuiRss = med((r) => r.tui.peakRssMb);
+  return [
+    "",
+    `### The same run with the TUI and with --plain (tmux pane 120x40, ${runs.length} pair(s), medians)`,
+    "",
+    "| | TUI | --plain | ratio | goal |",
+    "|---|---:|---:|---:|---|",
+    `| CPU (user + system) | ${tuiCpu.toFixed(2)} s | ${plainCpu.toFixed(2)} s | ${ratio.toFixed(2)}x | <= ${GOAL.cpuRatio}x ${ratio <= GOAL.cpuRatio ? "(met)" : "(NOT met)"} |`,
+    `| peak RSS | ${tuiRss.toFixed(0)} MB | ${med((r) => r.plain.peakRssMb).toFixed(0)} MB | | <= ${GOAL.peakRssMb} MB ${tuiRss <= GOAL.peakRssMb ? "(met)" : "(NOT met)"} |`,
+    `| wall | ${(med((r) => r.tui.wallMs) / 1000).toFixed(1)} s | ${(med((r) => r.plain.wallMs) / 1000).toFixed(1)} s | | |`,
+  ];
+}
+
+export async function tuiCommand(quick: boolean, log: (line: string) => void): Promise<{ json: unknown; markdown: string }> {
   const runs: TuiMeasurement[] = [];
   for (let i = 0; i < (quick ? 1 : 3); i++) runs.push(await measureTui({ events: quick ? 2_000 : 10_000, streamSeconds: quick ? 1 : 5 }));
   const m = Object.fromEntries(
     (Object.keys(runs[0]!) as Array<keyof TuiMeasurement>).map((k) => [k, median(runs.map((r) => r[k]))]),
   ) as unknown as TuiMeasurement;
+  const pairs = await sideBySide({ turns: quick ? 6 : 30, pairs: quick ? 1 : 3 }, log);
   const markdown = [
     "## TUI bench",
     "",
@@ -22,6 +47,7 @@ export async function tuiCommand(quick: boolean): Promise<{ json: unknown; markd
     `| a render of the whole view | ${m.renderMsMedian} ms median, ${m.renderMsP95} ms p95 |`,
     `| model text at ${Math.round(m.streamDeltas / m.streamSeconds)} deltas/s for ${m.streamSeconds} s | ${m.streamRenders} renders, event-loop delay p99 ${m.eventLoopDelayP99Ms} ms |`,
     `| heap after the burst, then after as many more events | ${m.heapAfterBurstMb} MB, ${m.heapAfterSecondBurstMb} MB |`,
+    ...sideBySideMarkdown(pairs),
   ].join("\n");
-  return { json: { bench: "tui", runs, median: m }, markdown };
+  return { json: { bench: "tui", runs, median: m, sideBySide: pairs }, markdown };
 }

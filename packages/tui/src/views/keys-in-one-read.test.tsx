@@ -48,6 +48,20 @@ async function viewAfter(chunks: string[], until: (screen: string, calls: string
 
 const scrolled = (screen: string) => /Activity \(scrolled (\d+) up/.exec(screen)?.[1];
 
+/** The screen after `presses` presses of [, each read alone and waited for until the view moved. */
+async function oneAtATime(presses: number): Promise<string> {
+  const { app, text } = frame(<SessionView store={busyStore(iterations)} controls={controls()} onQuit={() => {}} size={SIZE} now={NOW} />);
+  let last: string | undefined;
+  for (let i = 0; i < presses; i++) {
+    app.stdin.write("[");
+    await settle(() => scrolled(text()) !== undefined && scrolled(text()) !== last);
+    last = scrolled(text());
+  }
+  const screen = text();
+  app.unmount();
+  return screen;
+}
+
 describe("keys read at once, in the run view", () => {
   it("/abc opens the search with abc typed", async () => {
     const { screen } = await viewAfter(["/abc"], (s) => s.includes("/abc"));
@@ -55,8 +69,8 @@ describe("keys read at once, in the run view", () => {
   });
 
   it("[[[ moves three iterations back, as three [ do", async () => {
-    const one = await viewAfter(["[", "[", "["], (s) => scrolled(s) !== undefined);
-    const once = await viewAfter(["["], (s) => scrolled(s) !== undefined);
+    const one = { screen: await oneAtATime(3) };
+    const once = { screen: await oneAtATime(1) };
     const atOnce = await viewAfter(["[[["], (s) => scrolled(s) === scrolled(one.screen));
     expect(Number(scrolled(one.screen))).toBeGreaterThan(Number(scrolled(once.screen)));
     expect(scrolled(atOnce.screen)).toBe(scrolled(one.screen));

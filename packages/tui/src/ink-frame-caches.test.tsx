@@ -1,0 +1,65 @@
+import { Box, Text } from "ink";
+import { render } from "ink-testing-library";
+import stripAnsi from "strip-ansi";
+import { describe, expect, it } from "vitest";
+
+// patches/ink@6.8.0.patch keeps Ink's line caches across frames and reuses a row's string when the
+// row holds the same cells as before (lines that scrolled, or did not change). Every frame drawn
+// after many changes must show each row as it is now, colours included. (The expected rows are made
+// here, not by another Ink: the caches are shared by every Ink in the process.)
+
+// A frame shows rows made of several writes. Colours written as escape codes in the text: Ink passes them through, whatever colour level the
+// test's terminal has.
+const palette = ["\u001b[32m", "\u001b[31m", "", "\u001b[1m\u001b[36m"] as const;
+const RESET = "\u001b[0m";
+
+function Lines({ lines, width }: { lines: Array<{ text: string; color: string }>; width: number }) {
+  return (
+    <Box flexDirection="column" width={width}>
+      {lines.map((line, i) => (
+        // A row of two writes: a label that never changes, then the line.
+        <Box key={i}>
+          <Box flexShrink={0}>
+            <Text>{`\u001b[35m${LABEL}${RESET}`}</Text>
+          </Box>
+          <Text wrap="truncate-end">{`${line.color}${line.text}${RESET}`}</Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** The view after `step` changes: a window of lines that scrolls, colours that move between them, a streaming last line. */
+function view(step: number) {
+  const lines = Array.from({ length: 12 }, (_, i) => {
+    const n = step + i;
+    return { text: `line ${n % 7} ${"·".repeat(n % 5)} wide 漢字 ${n % 3}`, color: palette[(n + step) % palette.length]! };
+  });
+  lines.push({ text: `streaming ${"word ".repeat(step % 9)}`, color: "" });
+  return lines;
+}
+
+const LABEL = "▌ iteration ";
+const WIDTH = 40;
+
+/** The row a line must make: the label, then the line cut to what is left of the width. */
+function expectedRow(text: string): string {
+  const room = WIDTH - LABEL.length;
+  return `${LABEL}${text.length > room ? `${text.slice(0, room - 1)}…` : text}`.trimEnd();
+}
+
+describe("Ink's frames with the caches kept across frames", () => {
+  it("show every row as it is now, in its colour, after every change", () => {
+    const live = render(<Lines lines={view(0)} width={WIDTH} />);
+    for (let step = 1; step < 60; step++) {
+      const lines = view(step);
+      live.rerender(<Lines lines={lines} width={WIDTH} />);
+      const rows = (live.lastFrame() ?? "").split("\n");
+      expect(rows.map((row) => stripAnsi(row).trimEnd())).toEqual(lines.map((line) => expectedRow(line.text)));
+      lines.forEach((line, i) => {
+        if (line.color === palette[0] || line.color === palette[1]) expect(rows[i]).toContain(`${line.color}${line.text.slice(0, 6)}`);
+      });
+    }
+    live.unmount();
+  });
+});
