@@ -57,8 +57,8 @@ function heldScenario(root: string, gates: [string, string]): string {
   return path;
 }
 
-describeOnDrivers("hatloop watch on %s", (driver) => {
-  it("follows a running session from another process: it shows what came before, then every new event, in order", async () => {
+describeOnDrivers("hatloop watch and logs -f on %s", (driver) => {
+  it("follow a running session from another process: they show what came before, then every new event, in order", async () => {
     const { repo, root } = makeRepo();
     const home = mkdtempSync(join(tmpdir(), "hatloop-watch-"));
     const database = driver === "postgres" ? await createTestDatabase() : null;
@@ -77,32 +77,39 @@ describeOnDrivers("hatloop watch on %s", (driver) => {
       );
       const held = (n: number) => () => runner.seen.filter((s) => s.key.startsWith("tool.call:") && s.name === "run_command")[n];
       const firstHold = await until("the runner held at its first command", held(0));
-      const watcher = start(["watch", runner.id()!.slice(0, 8), "--json"], env);
-      // The runner is held: the watcher shows the history up to the hold while the session runs.
-      await until("the watcher showing the first hold", () => watcher.seen.find((s) => s.key === firstHold.key));
+      const followers = {
+        watch: start(["watch", runner.id()!.slice(0, 8), "--json"], env),
+        "logs -f": start(["logs", runner.id()!.slice(0, 8), "-f", "--json"], env),
+      };
+      const showing = (key: string) => () => Object.values(followers).every((f) => f.seen.some((s) => s.key === key));
+      // The runner is held: the followers show the history up to the hold while the session runs.
+      await until("the followers showing the first hold", showing(firstHold.key));
       writeFileSync(gates[0], "");
-      // Held again: an event written after the watcher attached reaches it while the session runs.
+      // Held again: an event written after they attached reaches them while the session runs.
       const secondHold = await until("the runner held at its second command", held(1));
-      await until("the watcher showing the second hold", () => watcher.seen.find((s) => s.key === secondHold.key));
+      await until("the followers showing the second hold", showing(secondHold.key));
       writeFileSync(gates[1], "");
 
       expect(await runner.exited, runner.stderr()).toBe(0);
-      expect(await watcher.exited, watcher.stderr()).toBe(0);
       // Every tool event from the first hold on, none missing, none reordered, none doubled.
       const tools = (seen: Seen[]) => seen.filter((s) => /^tool\.(call|result):/.test(s.key));
       const live = tools(runner.seen).slice(tools(runner.seen).findIndex((s) => s.key === firstHold.key));
       expect(live.length).toBeGreaterThanOrEqual(20);
       const keys = new Set(live.map((s) => s.key));
-      expect(
-        tools(watcher.seen)
-          .filter((s) => keys.has(s.key))
-          .map((s) => s.key),
-      ).toEqual(live.map((s) => s.key));
-      expect(watcher.seen.at(-1)?.key).toMatch(/^session\.end:/);
-      // How soon each arrived is a figure for `pnpm bench` (printed here), not a claim a loaded machine can break.
-      const watched = new Map(watcher.seen.map((s) => [s.key, s.at]));
-      const latencies = live.slice(2).map((s) => watched.get(s.key)! - s.at);
-      console.log(`watch latency on ${driver}: max ${Math.round(Math.max(...latencies))} ms over ${latencies.length} events`);
+      for (const [name, follower] of Object.entries(followers)) {
+        expect(await follower.exited, `${name}: ${follower.stderr()}`).toBe(0);
+        expect(
+          tools(follower.seen)
+            .filter((s) => keys.has(s.key))
+            .map((s) => s.key),
+          name,
+        ).toEqual(live.map((s) => s.key));
+        expect(follower.seen.at(-1)?.key, name).toMatch(/^session\.end:/);
+        // How soon each arrived is a figure for `pnpm bench` (printed here), not a claim a loaded machine can break.
+        const seenAt = new Map(follower.seen.map((s) => [s.key, s.at]));
+        const latencies = live.slice(2).map((s) => seenAt.get(s.key)! - s.at);
+        console.log(`${name} latency on ${driver}: max ${Math.round(Math.max(...latencies))} ms over ${latencies.length} events`);
+      }
     } finally {
       await database?.drop();
     }

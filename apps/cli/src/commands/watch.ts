@@ -4,9 +4,8 @@ import type { DbStore } from "@hatloop/db";
 import { printError, printText } from "../output/print.js";
 import { CliError } from "../errors.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
-import { followFleetSession } from "../fleet/follow.js";
-import { fleetViews } from "../fleet/listing.js";
 import { isLive } from "../session/liveness.js";
+import { followAsLines } from "../sinks/follow-lines.js";
 import { printedEvents } from "../sinks/printed.js";
 import { outputMode, type OutputMode } from "../ui/output-mode.js";
 import { entryDetails } from "../ui/entry-details.js";
@@ -45,25 +44,7 @@ async function watchAsLines(store: DbStore, session: SessionRecord, json: boolea
   const reader = eventReader(printError);
   const tail = await store.events.tail(session.id, TAIL);
   reader.read(tail).forEach(sink);
-  const stop = new AbortController();
-  process.once("SIGINT", () => stop.abort());
-  if ((await fleetViews(store, [session])).has(session.id)) {
-    await followFleetSession(store, session.id, tail.at(-1)?.id ?? 0, { sink, reader, json, stop: stop.signal });
-  } else if (isLive(session)) {
-    whenRunGone(store, session.id, stop.signal, () => {
-      printError(`the run ended without a word (killed, or quit at once); resume it with: ${invocation()} resume ${shortId(session.id)}`);
-      stop.abort();
-    });
-    await followEvents(
-      store,
-      session.id,
-      (events) => {
-        events.forEach(sink);
-        if (events.some((e) => e.type === "session.end")) stop.abort();
-      },
-      { afterId: tail.at(-1)?.id ?? 0, signal: stop.signal, reader },
-    );
-  }
+  await followAsLines(store, session, tail.at(-1)?.id ?? 0, { sink, reader, json });
   sink.end();
 }
 

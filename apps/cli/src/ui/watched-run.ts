@@ -1,5 +1,5 @@
 import type { LoopEvent, SessionRecord, Store } from "@hatloop/core";
-import { displayStatus } from "../session/liveness.js";
+import { displayStatus, isLive } from "../session/liveness.js";
 
 // What a watcher cannot learn from events alone. A run killed with kill -9 (or quit with a second
 // Ctrl-C) never writes its end, so its events just stop; its lease says it is gone. And the clock a
@@ -13,12 +13,33 @@ const LIVENESS_CHECK_MS = 2_000;
  * runner is gone), then stops checking; also stops when `signal` aborts. A failed read is tried again.
  */
 export function whenRunGone(store: Store, sessionId: string, signal: AbortSignal, onGone: () => void): void {
+  checkRow(store, sessionId, signal, (row) => {
+    if (!row || displayStatus(row) !== "interrupted") return false;
+    onGone();
+    return true;
+  });
+}
+
+/**
+ * Calls `onStopped` once the session's run is no longer live (ended, paused, waiting without its
+ * runner, removed, or gone: then `interrupted` is true), then stops checking; also stops when
+ * `signal` aborts. The run's last events may have been stored since the caller last read them.
+ */
+export function whenNotLive(store: Store, sessionId: string, signal: AbortSignal, onStopped: (interrupted: boolean) => void): void {
+  checkRow(store, sessionId, signal, (row) => {
+    if (row && isLive(row)) return false;
+    onStopped(row !== null && displayStatus(row) === "interrupted");
+    return true;
+  });
+}
+
+/** Reads the row every LIVENESS_CHECK_MS until `done` says so or `signal` aborts. */
+function checkRow(store: Store, sessionId: string, signal: AbortSignal, done: (row: SessionRecord | null) => boolean): void {
   const timer = setInterval(() => {
     store.sessions.get(sessionId).then(
       (row) => {
-        if (signal.aborted || !row || displayStatus(row) !== "interrupted") return;
+        if (signal.aborted || !done(row)) return;
         clearInterval(timer);
-        onGone();
       },
       () => {}, // a database blip: the next check reads again
     );
