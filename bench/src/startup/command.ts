@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore } from "@hatloop/db";
@@ -10,8 +10,8 @@ import { median, percentile, round } from "../util/stats.js";
 import { renderStartup, type StartupJson, type StartupRow } from "./report.js";
 import { seedSessions } from "./seed.js";
 import { timedRun } from "./timed-process.js";
-import { stopWarmHolder } from "./warm-holder.js";
-import { measureWatch } from "./watch-latency.js";
+import { holderFigures, procFigures, stopWarmHolder } from "./warm-holder.js";
+import { LOGS_FOLLOW, measureWatch, WATCH, type Follower } from "./watch-latency.js";
 
 // `pnpm bench startup`: what a person waits for. Every row is a whole `hatloop` process (the built
 // binary), run several times, next to `node -e 0`: median wall time, CPU and peak RSS.
@@ -37,6 +37,7 @@ export async function startupCommand(
   log: (line: string) => void,
 ): Promise<{ json: unknown; markdown: string }> {
   const started = Date.now();
+  const loadAvgAtStart = loadavg()[0]!.toFixed(2);
   const plan = startupPlan(quick);
   const root = mkdtempSync(join(tmpdir(), "hatloop-bench-startup-"));
   // No configuration file, no user home: what a fresh install sees.
@@ -93,13 +94,18 @@ export async function startupCommand(
       await stopWarmHolder(dataDir, { appearing });
       appearing = true;
     });
+    // The holder the last of those commands left: what it took to start, and what it holds while it serves.
+    const warm = await holderFigures(dataDir);
     for (const [name, args] of reads(dataDir)) await measure(`${name}, embedded, 16 sessions`, args);
+    const serving = procFigures(warm.pid);
+    const holder = { startCpuMs: round(warm.cpuMs, 0), rssMb: round(serving.rssMb, 0), peakRssMb: round(serving.peakRssMb, 0) };
+    log(`startup: the warm holder: ${holder.startCpuMs} ms CPU to start, ${holder.rssMb} MiB (peak ${holder.peakRssMb} MiB)`);
     await stopWarmHolder(dataDir);
-    const holder = await startHolder(dataDir);
+    const run = await startHolder(dataDir);
     try {
       for (const [name, args] of reads(dataDir)) await measure(`${name}, embedded, while a run holds it`, args);
     } finally {
-      await stopHolder(holder);
+      await stopHolder(run);
     }
     if (pg) {
       process.env["HATLOOP_TEST_DATABASE_URL"] = pg;
@@ -122,29 +128,35 @@ export async function startupCommand(
     await timedRun(process.execPath, [HATLOOP_BIN, "--db", existing, "demo", "--plain"], { env, cwd: root });
     await measure("demo, existing data directory", [HATLOOP_BIN, "--db", existing, "demo", "--plain"], plan.demoRuns);
 
-    const watchDir = join(root, "watch");
-    const latencies: number[] = [];
-    const lastEvents: number[] = [];
-    for (let i = 0; i < plan.demoRuns; i++) {
-      const run = await measureWatch(watchDir, env, plan.watchIterations, plan.watchModelMs);
-      latencies.push(...run.latenciesMs);
-      lastEvents.push(run.lastEventsMs);
-    }
-    const watch = {
-      medianMs: round(median(latencies), 0),
-      p95Ms: round(percentile(latencies, 95), 0),
-      samples: latencies.length,
-      lastEventsMedianMs: round(median(lastEvents), 0),
+    const followed = async (follower: Follower, name: string) => {
+      const latencies: number[] = [];
+      const lastEvents: number[] = [];
+      for (let i = 0; i < plan.demoRuns; i++) {
+        const run = await measureWatch(join(root, "watch"), env, plan.watchIterations, plan.watchModelMs, follower);
+        latencies.push(...run.latenciesMs);
+        lastEvents.push(run.lastEventsMs);
+      }
+      const figures = {
+        medianMs: round(median(latencies), 0),
+        p95Ms: round(percentile(latencies, 95), 0),
+        samples: latencies.length,
+        lastEventsMedianMs: round(median(lastEvents), 0),
+      };
+      log(`startup: event to ${name} ${figures.medianMs} ms median, last events ${figures.lastEventsMedianMs} ms`);
+      return figures;
     };
-    log(`startup: event to watch ${watch.medianMs} ms median, last events ${watch.lastEventsMedianMs} ms`);
+    const watch = await followed(WATCH, "watch");
+    const logsFollow = await followed(LOGS_FOLLOW, "logs -f");
     const json: StartupJson = {
       bench: "startup",
       version: 1,
       plan,
       floor: { wallMs: floor.wallMs, peakRssMb: floor.peakRssMb },
       rows,
+      holder,
       watch,
-      run: { durationMs: Date.now() - started, node: process.version },
+      logsFollow,
+      run: { durationMs: Date.now() - started, node: process.version, loadAverage: [loadAvgAtStart, loadavg()[0]!.toFixed(2)] },
     };
     return { json, markdown: renderStartup(json) };
   } finally {

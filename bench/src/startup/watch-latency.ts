@@ -3,9 +3,9 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { HATLOOP_BIN } from "../fleet/processes.js";
 
-// Event to `hatloop watch`, whole processes: a run (writer-child.ts) holds the embedded database and
-// works a paced session; `hatloop watch SESSION --json` (the built binary) follows it from another
-// process. Each event is timed from its `ts` (taken in the run as it was emitted) to the moment its
+// Event to `hatloop watch` (or `logs -f`), whole processes: a run (writer-child.ts) holds the
+// embedded database and works a paced session; `hatloop watch SESSION --json` or `hatloop logs
+// SESSION -f --json` (the built binary) follows it from another process. Each event is timed from its `ts` (taken in the run as it was emitted) to the moment its
 // line reaches this process. The run exits right after its last event, so the last ones measure the
 // hand-over of the database to the watcher.
 
@@ -19,7 +19,18 @@ export interface WatchRun {
   lastEventsMs: number;
 }
 
-export async function measureWatch(dataDir: string, env: NodeJS.ProcessEnv, iterations: number, modelMs: number): Promise<WatchRun> {
+/** How a follower is started for a session. */
+export type Follower = (sessionId: string) => string[];
+export const WATCH: Follower = (id) => ["watch", id, "--json"];
+export const LOGS_FOLLOW: Follower = (id) => ["logs", id, "-f", "--json"];
+
+export async function measureWatch(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  iterations: number,
+  modelMs: number,
+  follower: Follower = WATCH,
+): Promise<WatchRun> {
   const run = fork(writer, [dataDir, String(iterations), String(modelMs)], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
   const runExited = new Promise<void>((resolve) => run.once("exit", () => resolve()));
   const sessionId = await new Promise<string>((resolve, reject) => {
@@ -27,7 +38,7 @@ export async function measureWatch(dataDir: string, env: NodeJS.ProcessEnv, iter
     run.once("exit", (code) => reject(new Error(`the run exited (${code}) before its session started`)));
     run.once("message", (m: { sessionId: string }) => resolve(m.sessionId));
   });
-  const watcher = spawn(process.execPath, [HATLOOP_BIN, "--db", dataDir, "watch", sessionId, "--json"], {
+  const watcher = spawn(process.execPath, [HATLOOP_BIN, "--db", dataDir, ...follower(sessionId)], {
     env,
     stdio: ["ignore", "pipe", "inherit"],
   });
