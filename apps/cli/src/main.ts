@@ -38,12 +38,22 @@ function oneLine(text: string): string {
   return hint ? `${first} (${hint.charAt(0).toLowerCase()}${hint.slice(1)})` : first;
 }
 
+/**
+ * `hatloop` with no command, on a terminal, opens the home screen (`ls`: every session, live, with
+ * its actions); in a pipe or a script it prints the usage (exit 2), as it always has.
+ */
+function withDefaultCommand(argv: string[], terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY)): string[] {
+  const args = argv.slice(2);
+  const rest = args.filter((a, i) => a !== "--db" && args[i - 1] !== "--db" && !a.startsWith("--db="));
+  return terminal && rest.length === 0 ? [...argv, "ls"] : argv;
+}
+
 /** Runs the CLI and returns the exit code; prints user errors as one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
   const usage: { error?: string } = {};
   const program = buildProgram((text) => (usage.error = text));
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(withDefaultCommand(argv));
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
   } catch (thrown) {
     if (thrown instanceof CommanderError) {

@@ -21,4 +21,10 @@ describe("attention", () => {
     const seq = attentionSequence("done \x07\x1b]52;c;x\x07; ok");
     expect(seq).toBe("\x1b]9;done ??]52,c,x?, ok\x07\x1b]777;notify;hatloop;done ??]52,c,x?, ok\x07\x07");
   });
+
+  it("inside tmux, wraps each notification in tmux's passthrough with its ESC doubled; the bell stays tmux's", () => {
+    expect(attentionSequence("done", true)).toBe(
+      "\x1bPtmux;\x1b\x1b]9;done\x07\x1b\\\x1bPtmux;\x1b\x1b]777;notify;hatloop;done\x07\x1b\\\x07",
+    );
+  });
 });

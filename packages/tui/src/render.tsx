@@ -1,11 +1,13 @@
 import { formatCost, formatDuration, shortId } from "@hatloop/core";
 import { render } from "ink";
-import { SessionList, type ListChoice, type ListRow, type ListSource } from "./views/SessionList.js";
+import { SessionList, type ListChoice, type ListRow, type ListSource, type ListState } from "./views/SessionList.js";
 import { SessionView, type DetailLoader, type LoopControls } from "./views/SessionView.js";
 import type { TuiStore } from "./state/store.js";
 import type { TuiState } from "./state/types.js";
 import { VIEW_OPTIONS } from "./view-options.js";
 import { clean } from "./components/lines.js";
+import { Suspendable } from "./terminal/Suspendable.js";
+import { followTitle } from "./terminal/title.js";
 
 // Entry points for the CLI, which imports this package lazily (only on a terminal), so plain and
 // JSON output never load React or Ink. The views draw on the alternate screen (as vim, less and
@@ -49,28 +51,38 @@ export function mountSession(
   let close = () => {};
   const closed = new Promise<void>((resolve) => {
     const leave = alternateScreen();
+    const stopTitle = followTitle(process.stdout, () => sessionTitle(store.getState()), store.subscribe);
     const app = render(
-      <SessionView
-        store={store}
-        controls={controls}
-        onInterrupt={onInterrupt}
-        details={details}
-        onQuit={() => {
-          onQuit?.();
-          if (!controls) close();
-        }}
-      />,
+      <Suspendable alternate={Boolean(process.stdout.isTTY)}>
+        <SessionView
+          store={store}
+          controls={controls}
+          onInterrupt={onInterrupt}
+          details={details}
+          onQuit={() => {
+            onQuit?.();
+            if (!controls) close();
+          }}
+        />
+      </Suspendable>,
       VIEW_OPTIONS,
     );
     close = () => {
       close = () => {};
       store.flush();
+      stopTitle();
       app.unmount();
       leave();
       resolve();
     };
   });
   return { closed, close: () => close() };
+}
+
+/** The terminal's title while a session is shown: its status and cost first (a tab shows the start). */
+export function sessionTitle(state: TuiState): string {
+  const budget = state.budgets.maxCostUsd === null ? "" : `/${formatCost(state.budgets.maxCostUsd)}`;
+  return `hatloop: ${state.status} · ${formatCost(state.costUsd)}${budget} · ${shortId(state.sessionId)} · iteration ${state.iteration}`;
 }
 
 /** Plain lines for the normal screen after the view is gone: where the session stands, and its hats. */
@@ -81,19 +93,26 @@ export function summaryLine(state: TuiState, now = Date.now()): string {
   return `hatloop · ${shortId(state.sessionId)} · ${clean(status)} · iteration ${state.iteration} · ${formatDuration(elapsed)} · ${formatCost(state.costUsd)}\nhats: ${clean(hats)}`;
 }
 
-export function chooseSession(rows: ListRow[] | ListSource): Promise<ListChoice> {
+/**
+ * The home screen until the user quits or opens a session; `initial`: the state it had when one was
+ * opened (filter, selection), to come back to.
+ */
+export function chooseSession(rows: ListRow[] | ListSource, initial?: ListState): Promise<{ choice: ListChoice; state: ListState }> {
   return new Promise((resolve) => {
     const leave = alternateScreen();
     const app = render(
-      <SessionList
-        rows={Array.isArray(rows) ? rows : undefined}
-        source={Array.isArray(rows) ? undefined : rows}
-        onChoose={(choice) => {
-          app.unmount();
-          leave();
-          resolve(choice);
-        }}
-      />,
+      <Suspendable alternate={Boolean(process.stdout.isTTY)}>
+        <SessionList
+          rows={Array.isArray(rows) ? rows : undefined}
+          source={Array.isArray(rows) ? undefined : rows}
+          initial={initial}
+          onChoose={(choice, state) => {
+            app.unmount();
+            leave();
+            resolve({ choice, state });
+          }}
+        />
+      </Suspendable>,
       VIEW_OPTIONS,
     );
   });

@@ -2,13 +2,10 @@ import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { SessionRecord } from "@hatloop/core";
-import type { DbStore } from "@hatloop/db";
 import { formatAge, formatCost, shortId, table } from "../format.js";
 import { listSessions, type ListedSession, type SessionQuery } from "../fleet/session-list.js";
 import { costTotals, totalsLines } from "../fleet/totals.js";
 import { outputMode } from "../ui/output-mode.js";
-import { renderSession, sessionDetails } from "./show.js";
-import { watchSession } from "./watch.js";
 import { withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
 import { invocation } from "../invocation.js";
@@ -24,7 +21,7 @@ export interface LsFlags {
 }
 
 export async function lsAction(options: LsFlags, command: Command): Promise<void> {
-  await withStore(command, async (store) => {
+  await withStore(command, async (store, config) => {
     const query: SessionQuery = {
       limit: options.limit,
       ...(options.status ? { statuses: options.status } : {}),
@@ -39,7 +36,7 @@ export async function lsAction(options: LsFlags, command: Command): Promise<void
     }
     if (outputMode(options) === "tui" && !options.totals) {
       const first = await listSessions(store, { ...query, limit: 1 });
-      if (first.length) return dashboard(store, query);
+      if (first.length) return (await import("../ui/home.js")).homeScreen(store, config, query);
     }
     const sessions = await listSessions(store, query);
     if (sessions.length === 0 && filtered) return printText("No sessions match.");
@@ -54,41 +51,6 @@ function repositoryFilter(repo: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo)) return repo;
   const path = resolve(repo);
   return existsSync(path) ? realpathSync(path) : path;
-}
-
-/**
- * On a terminal: a live dashboard (refreshed every 2 s, f filters by status). Enter watches a live
- * session and q there comes back to the list; a finished one is shown in place. Statuses and the
- * worker column are those of `ls --plain`.
- */
-async function dashboard(store: DbStore, query: SessionQuery): Promise<void> {
-  const { chooseSession } = await import("@hatloop/tui");
-  const source = {
-    load: async () => {
-      const now = new Date();
-      const sessions = await listSessions(store, query);
-      const fleet = sessions.some((s) => s.fleet);
-      return sessions.map((s) => ({
-        ...rowOf(s, now),
-        status: s.status,
-        ...(fleet ? { worker: s.fleet?.worker ?? "-" } : {}),
-        id: s.id,
-        live: s.live,
-      }));
-    },
-    details: async (id: string) => {
-      const session = await store.sessions.get(id);
-      return session ? renderSession(await sessionDetails(store, session)) : `session ${id} is gone`;
-    },
-  };
-  for (;;) {
-    const choice = await chooseSession(source);
-    if (!choice) return;
-    const session = await store.sessions.get(choice.id);
-    if (!session) continue;
-    if (choice.action === "watch") await watchSession(store, session, "tui");
-    else printText(renderSession(await sessionDetails(store, session)));
-  }
 }
 
 function rowOf(s: Pick<SessionRecord, "hat" | "iteration" | "budgets" | "costUsd" | "updatedAt" | "title">, now: Date) {

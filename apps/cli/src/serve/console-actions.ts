@@ -14,8 +14,13 @@ import { resumeHere } from "./resume-here.js";
 
 // What the console's buttons do, through the same functions as the commands that do it in a terminal
 // (stop, resume, answer, resume --max-..., retry, rerun). A refusal the command would print is the action's answer.
+// The terminal's home screen (ui/home.ts) acts through them too; `origin` says who answered.
 
-export function consoleActions(store: DbStore, config: HatloopConfig): (action: ConsoleAction) => Promise<ActionResult> {
+export function consoleActions(
+  store: DbStore,
+  config: HatloopConfig,
+  origin: "console" | "tui" = "console",
+): (action: ConsoleAction) => Promise<ActionResult> {
   return async (action) => {
     try {
       const session = await resolveSession(store, action.sessionId);
@@ -27,7 +32,7 @@ export function consoleActions(store: DbStore, config: HatloopConfig): (action: 
         case "resume":
           return await goOn(store, config, session);
         case "answer":
-          return await answer(store, config, session, action.answer);
+          return await answer(store, config, session, action.answer, origin);
         case "raise-budget":
           return await raise(store, config, session, action.raise);
         case "retry":
@@ -56,9 +61,9 @@ async function goOn(store: DbStore, config: HatloopConfig, session: SessionRecor
   return resumeHere(store, config, session);
 }
 
-async function answer(store: DbStore, config: HatloopConfig, session: SessionRecord, text: string): Promise<ActionResult> {
+async function answer(store: DbStore, config: HatloopConfig, session: SessionRecord, text: string, origin: string): Promise<ActionResult> {
   const sid = shortId(session.id);
-  const result = await store.sessions.answer(session.id, text, `console@${hostname()}`);
+  const result = await store.sessions.answer(session.id, text, `${origin}@${hostname()}`);
   if (result === "already-answered") return { ok: false, message: `session ${sid}'s question was already answered` };
   if (result !== "answered") return { ok: false, message: `session ${sid} has no open question` };
   const taken = await deliveredOrLeft(store, session.id);
