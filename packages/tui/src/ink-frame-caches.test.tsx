@@ -4,7 +4,7 @@ import stripAnsi from "strip-ansi";
 import { describe, expect, it } from "vitest";
 
 // patches/ink@6.8.0.patch keeps Ink's line caches across frames and reuses a row's string when the
-// row holds the same cells as before (lines that scrolled, or did not change). Every frame drawn
+// same writes reach the row as before (lines that scrolled, or did not change). Every frame drawn
 // after many changes must show each row as it is now, colours included. (The expected rows are made
 // here, not by another Ink: the caches are shared by every Ink in the process.)
 
