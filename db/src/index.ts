@@ -6,6 +6,7 @@ export { DatabaseConfigError, DatabaseError, displayLocation, locateDatabase, ty
 export { createStore, openStore, type DbStore } from "./store.js";
 export { migrationsFolder } from "./migrate.js";
 export { hatloopHome, defaultPgliteDir } from "./paths.js";
+export { holderOf, type HolderStatus } from "./embedded/holder-status.js";
 export { schema } from "./schema.js";
 export type { Db } from "./db.js";
 export {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runHatloop } from "./support/hatloop.js";
 import { until } from "./support/until.js";
 import { alive } from "./support/alive.js";
+import { withStore } from "./support/store.js";
 
 // database.linger on the embedded database: the first short command opens the free directory itself
 // and, as it exits, leaves a warm holder that serves the next commands until nobody has been
@@ -51,6 +52,35 @@ describe("the warm holder", () => {
 
     // Nobody connected for the linger: it closes the directory and exits.
     await until("the holder closes the directory and exits", () => !existsSync(owner) && !alive(holder));
+  });
+
+  it("is shown by db status and stopped by db release; a process that is not a warm holder is left alone", async () => {
+    const home = mkdtempSync(join(tmpdir(), "hatloop-warm-"));
+    const env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json"), HATLOOP_DATABASE__LINGER: "10m" };
+    const status = async () => {
+      const out = await runHatloop(["db", "status", "--json"], env);
+      expect(out.code, out.stderr).toBe(0);
+      return (JSON.parse(out.stdout) as { holder: { pid: number; warmForMs?: number } | null }).holder;
+    };
+    expect(await status()).toBeNull();
+    expect((await runHatloop(["ls"], env)).code).toBe(0);
+    const holder = await until("a warm holder takes the directory", status);
+    expect(holder).toMatchObject({ warmForMs: 600_000 });
+    expect(holdersOf(home)).toEqual([holder.pid]);
+    expect((await runHatloop(["db", "status"], env)).stdout).toContain(`held by a warm holder: process ${holder.pid}`);
+
+    const released = await runHatloop(["db", "release"], env);
+    expect(released.code, released.stderr).toBe(0);
+    await until("the released holder exits", () => !alive(holder.pid));
+    expect(await status()).toBeNull();
+
+    // Held by a process that is no warm holder (this one, as a run would): shown, not stopped.
+    await withStore(home, async () => {
+      expect(await status()).toEqual(expect.objectContaining({ pid: process.pid }));
+      const refused = await runHatloop(["db", "release"], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`held by process ${process.pid}, which is not a warm holder`);
+    });
   });
 
   it("is not left when the linger is 0", async () => {

@@ -15,6 +15,8 @@ export interface LockOwner {
   socket: string;
   token: string;
   since: string;
+  /** A warm holder (warm-holder.ts): how long it stays after its last client leaves. */
+  warmForMs?: number;
 }
 
 export type Acquired = { kind: "acquired"; release: () => void } | { kind: "held"; owner: LockOwner | null };
@@ -39,7 +41,7 @@ export function acquireLock(lockDir: string, owner: LockOwner): Acquired {
   return { kind: "held", owner: readOwner(lockDir) };
 }
 
-function readOwner(lockDir: string): LockOwner | null {
+export function readOwner(lockDir: string): LockOwner | null {
   try {
     return JSON.parse(readFileSync(join(lockDir, "owner.json"), "utf8")) as LockOwner;
   } catch {

@@ -43,6 +43,8 @@ export interface EmbeddedOptions {
   lingerMs?: number;
   /** As holder: told how many clients are connected, whenever that changes. */
   onClients?: (count: number) => void;
+  /** This process is a warm holder that stays this long after its last client: said in the lock (`hatloop db status`). */
+  warmForMs?: number;
 }
 
 const warmHolderScript = fileURLToPath(new URL("./warm-holder.js", import.meta.url));
@@ -178,6 +180,7 @@ export class EmbeddedRouter {
         socket,
         token: randomUUID(),
         since: new Date().toISOString(),
+        ...(this.options.warmForMs === undefined ? {} : { warmForMs: this.options.warmForMs }),
       });
       if (lock.kind === "acquired") {
         this.route = await this.becomeOwner(socket, lock.release);

@@ -18,6 +18,7 @@ let closing = false;
 const router = new EmbeddedRouter({
   dataDir,
   onOpen: migratePgliteDb,
+  warmForMs: lingerMs,
   onClients: (count) => {
     if (idle) clearTimeout(idle);
     idle = count === 0 ? setTimeout(() => void stop(0), lingerMs) : null;

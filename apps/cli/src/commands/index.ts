@@ -132,6 +132,13 @@ export function registerCommands(program: Command): void {
   db.command("check")
     .description("look for damage in the embedded database (truncated or missing files, rows that lost their session); exit 1 if any")
     .action(lazy(async () => (await import("./db.js")).checkAction));
+  db.command("status")
+    .description("who holds the embedded database now: a run, a watcher, or the warm holder a short command leaves (pid, memory, linger)")
+    .option("--json", "print it as JSON")
+    .action(lazy(async () => (await import("./db-holder.js")).statusAction));
+  db.command("release")
+    .description("stop the embedded database's warm holder now (a run or watcher holding it is left alone; exit 1)")
+    .action(lazy(async () => (await import("./db-holder.js")).releaseAction));
 
   registerFleetCommands(program);
 }
