@@ -18,6 +18,8 @@ import { openMcpTools } from "./mcp.js";
 import { takeLease } from "./liveness.js";
 import type { ModelChoice } from "./model.js";
 import { printError } from "../output/print.js";
+import { invocation } from "../invocation.js";
+import { shortId } from "../format.js";
 import { sessionLifecycle } from "./lifecycle.js";
 import { isOutage, outageEvents, withResumeHint } from "./outage-events.js";
 import { watchStopRequests } from "./stop-requests.js";
@@ -55,7 +57,13 @@ export async function driveSession(options: {
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) {
-      printError("interrupted again; exiting without waiting");
+      // Said once the view has left the alternate screen (its own exit listener, registered
+      // earlier, runs first): written before, the line went with that screen.
+      process.once("exit", () =>
+        printError(
+          `interrupted again: exited without waiting for the checkpoint\n   continue from the last one with: ${invocation()} resume ${shortId(session.id)}`,
+        ),
+      );
       process.exit(130);
     }
     ui.notice("interrupting: writing a checkpoint, then pausing (Ctrl-C again to exit at once)");
