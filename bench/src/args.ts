@@ -30,7 +30,9 @@ export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|sta
 
   context               replay sessions through every context strategy
   runtime               loop overhead, checkpoint/resume latency, watcher latency, memory
-  tui                   the terminal UI under load: cost per event, render time, memory
+  tui                   the terminal UI under load: cost per event, render time, memory; then the same
+                        scripted run with the TUI and with --plain in tmux (CPU, peak RSS); needs pnpm
+                        build, tmux and GNU time (Postgres pair too with --pg)
   redaction             secret redaction on 100 KB and 10 MB single lines
   fleet                 the fleet (submit, workers on Postgres): throughput and takeover after SIGKILL
                         for 1, 2 and 4 workers; needs --pg (or $HATLOOP_TEST_DATABASE_URL) and pnpm build
@@ -48,7 +50,7 @@ export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|sta
   --json                print the JSON results instead of the Markdown tables
   --window N            working window for transcripts, in tokens (default 200000)
   --price USD           input price per million tokens for the cost model (default 3)
-  --pg URL              Postgres server for the runtime, fleet, startup and console benches (default $HATLOOP_TEST_DATABASE_URL)
+  --pg URL              Postgres server for the runtime, tui, fleet, startup and console benches (default $HATLOOP_TEST_DATABASE_URL)
   --out DIR             where to write results (default bench/out/, which git ignores)
   --publish             write them to bench/results/ instead: the tracked figures the docs quote
   --dump DIR            context: write what each strategy sent (requests.jsonl, packet.md, handoff.md,

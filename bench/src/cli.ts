@@ -67,7 +67,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.commands.includes("tui")) {
     const started = Date.now();
-    outputs.push({ name: "tui", ...(await tuiCommand(args.quick, log)) });
+    outputs.push({ name: "tui", ...(await tuiCommand({ quick: args.quick, pg: args.pg }, log)) });
     log(`tui: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   if (args.commands.includes("redaction")) {

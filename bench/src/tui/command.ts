@@ -1,5 +1,6 @@
 import { measureTui, type TuiMeasurement } from "@hatloop/tui";
 import { median } from "../util/stats.js";
+import { createTestDatabase } from "@hatloop/db/testing";
 import { sideBySide, type SideBySideRun } from "./side-by-side.js";
 
 // The TUI under load (packages/tui/src/perf/measure.tsx): real Ink rendering into an in-memory
@@ -10,7 +11,7 @@ import { sideBySide, type SideBySideRun } from "./side-by-side.js";
 /** What the TUI may cost against the plain run (issue 28's goal). */
 const GOAL = { cpuRatio: 1.5, peakRssMb: 150 };
 
-function sideBySideMarkdown(runs: SideBySideRun[]): string[] {
+function sideBySideMarkdown(runs: SideBySideRun[], database: string): string[] {
   const med = (pick: (r: SideBySideRun) => number) => median(runs.map(pick));
   const tuiCpu = med((r) => r.tui.cpuMs) / 1000;
   const plainCpu = med((r) => r.plain.cpuMs) / 1000;
@@ -18,7 +19,7 @@ function sideBySideMarkdown(runs: SideBySideRun[]): string[] {
   const tuiRss = med((r) => r.tui.peakRssMb);
   return [
     "",
-    `### The same run with the TUI and with --plain (tmux pane 120x40, ${runs.length} pair(s), medians)`,
+    `### The same run with the TUI and with --plain, ${database} (tmux pane 120x40, ${runs.length} pair(s), medians)`,
     "",
     "| | TUI | --plain | ratio | goal |",
     "|---|---:|---:|---:|---|",
@@ -28,13 +29,19 @@ function sideBySideMarkdown(runs: SideBySideRun[]): string[] {
   ];
 }
 
-export async function tuiCommand(quick: boolean, log: (line: string) => void): Promise<{ json: unknown; markdown: string }> {
+export async function tuiCommand(
+  options: { quick: boolean; pg: string | null },
+  log: (line: string) => void,
+): Promise<{ json: unknown; markdown: string }> {
+  const { quick } = options;
   const runs: TuiMeasurement[] = [];
   for (let i = 0; i < (quick ? 1 : 3); i++) runs.push(await measureTui({ events: quick ? 2_000 : 10_000, streamSeconds: quick ? 1 : 5 }));
   const m = Object.fromEntries(
     (Object.keys(runs[0]!) as Array<keyof TuiMeasurement>).map((k) => [k, median(runs.map((r) => r[k]))]),
   ) as unknown as TuiMeasurement;
-  const pairs = await sideBySide({ turns: quick ? 6 : 30, pairs: quick ? 1 : 3 }, log);
+  const plan = { turns: quick ? 6 : 30, pairs: quick ? 1 : 3 };
+  const embedded = await sideBySide({ ...plan, databaseUrl: null }, log);
+  const postgres = options.pg ? await withDatabase(options.pg, (url) => sideBySide({ ...plan, databaseUrl: url }, log)) : null;
   const markdown = [
     "## TUI bench",
     "",
@@ -47,7 +54,19 @@ export async function tuiCommand(quick: boolean, log: (line: string) => void): P
     `| a render of the whole view | ${m.renderMsMedian} ms median, ${m.renderMsP95} ms p95 |`,
     `| model text at ${Math.round(m.streamDeltas / m.streamSeconds)} deltas/s for ${m.streamSeconds} s | ${m.streamRenders} renders, event-loop delay p99 ${m.eventLoopDelayP99Ms} ms |`,
     `| heap after the burst, then after as many more events | ${m.heapAfterBurstMb} MB, ${m.heapAfterSecondBurstMb} MB |`,
-    ...sideBySideMarkdown(pairs),
+    ...sideBySideMarkdown(embedded, "on the embedded database"),
+    ...(postgres ? sideBySideMarkdown(postgres, "on Postgres") : ["", "(Postgres side by side skipped: pass --pg URL or set HATLOOP_TEST_DATABASE_URL.)"]),
   ].join("\n");
-  return { json: { bench: "tui", runs, median: m, sideBySide: pairs }, markdown };
+  return { json: { bench: "tui", runs, median: m, sideBySide: { embedded, postgres } }, markdown };
+}
+
+/** A database of its own on the server, dropped afterwards. */
+async function withDatabase<T>(pg: string, work: (url: string) => Promise<T>): Promise<T> {
+  process.env["HATLOOP_TEST_DATABASE_URL"] = pg;
+  const database = await createTestDatabase();
+  try {
+    return await work(database.url);
+  } finally {
+    await database.drop();
+  }
 }

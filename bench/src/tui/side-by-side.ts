@@ -14,6 +14,8 @@ export interface SideBySidePlan {
   /** Model turns; each streams TURN_CHARS of text in small deltas, then writes a file. */
   turns: number;
   pairs: number;
+  /** A Postgres database for both runs; null: the embedded database, as a new user has it. */
+  databaseUrl: string | null;
 }
 
 const TURN_CHARS = 1_600;
@@ -45,7 +47,14 @@ function git(cwd: string, ...args: string[]): void {
 }
 
 /** Runs `hatloop run` in a fresh tmux pane under GNU time; resolves when it exits. */
-async function paneRun(dir: string, name: string, plain: boolean, scenarioFile: string, timeoutMs: number): Promise<ProcessFigures> {
+async function paneRun(
+  dir: string,
+  name: string,
+  plain: boolean,
+  scenarioFile: string,
+  databaseUrl: string | null,
+  timeoutMs: number,
+): Promise<ProcessFigures> {
   const repo = join(dir, `repo-${name}`);
   git(dir, "init", "-q", "-b", "main", repo);
   writeFileSync(join(repo, "README.md"), "bench\n");
@@ -54,7 +63,13 @@ async function paneRun(dir: string, name: string, plain: boolean, scenarioFile: 
   const home = join(dir, `home-${name}`);
   const timeFile = join(dir, `${name}.time`);
   const done = join(dir, `${name}.done`);
-  const env = [`HATLOOP_HOME=${home}`, `HATLOOP_CONFIG=${join(home, "none.json")}`, "HATLOOP_DATABASE__LINGER=0", "TERM=xterm-256color"];
+  const env = [
+    `HATLOOP_HOME=${home}`,
+    `HATLOOP_CONFIG=${join(home, "none.json")}`,
+    "HATLOOP_DATABASE__LINGER=0",
+    "TERM=xterm-256color",
+    ...(databaseUrl ? [`HATLOOP_DATABASE_URL=${databaseUrl}`] : []),
+  ];
   const command = [
     "env -u CI -u NO_COLOR -u FORCE_COLOR",
     ...env,
@@ -103,13 +118,13 @@ export async function sideBySide(plan: SideBySidePlan, log: (line: string) => vo
       const order = i % 2 === 0 ? [false, true] : [true, false];
       const figures: Partial<SideBySideRun> = {};
       for (const plain of order) {
-        const f = await paneRun(dir, `${i}-${plain ? "plain" : "tui"}`, plain, file, timeoutMs);
+        const f = await paneRun(dir, `${i}-${plain ? "plain" : "tui"}`, plain, file, plan.databaseUrl, timeoutMs);
         if (f.code !== 0) throw new Error(`the ${plain ? "plain" : "TUI"} run exited with ${f.code}`);
         figures[plain ? "plain" : "tui"] = f;
       }
       runs.push(figures as SideBySideRun);
       log(
-        `tui: pair ${i + 1}/${plan.pairs}: TUI ${(figures.tui!.cpuMs / 1000).toFixed(1)} s CPU ${figures.tui!.peakRssMb.toFixed(0)} MB, plain ${(figures.plain!.cpuMs / 1000).toFixed(1)} s CPU ${figures.plain!.peakRssMb.toFixed(0)} MB`,
+        `tui${plan.databaseUrl ? " (Postgres)" : ""}: pair ${i + 1}/${plan.pairs}: TUI ${(figures.tui!.cpuMs / 1000).toFixed(1)} s CPU ${figures.tui!.peakRssMb.toFixed(0)} MB, plain ${(figures.plain!.cpuMs / 1000).toFixed(1)} s CPU ${figures.plain!.peakRssMb.toFixed(0)} MB`,
       );
     }
     return runs;

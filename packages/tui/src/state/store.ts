@@ -3,9 +3,9 @@ import { applyEvent, MAX_ENTRIES, push } from "./reduce.js";
 import type { Tone, TuiState } from "./types.js";
 
 // Holds the TUI state outside React. Events apply at once (cheap); listeners — the view — are told
-// at most once per frame (100 ms: streamed text reads as smoothly at 10 frames a second, and each
-// frame costs a React render and an Ink layout), so 200 text deltas a second cost the loop nothing
-// and the screen 10 renders a second. Keys redraw at once (Ink's own limit, VIEW_OPTIONS).
+// at most once per frame (125 ms: streamed text reads as well at 8 frames a second, and each frame
+// costs a React render, a layout and a write to the terminal), so 200 text deltas a second cost the
+// loop nothing and the screen 8 renders a second. Keys redraw at once (Ink's own limit, VIEW_OPTIONS).
 
 export interface TuiStore {
   push(event: LoopEvent): void;
@@ -19,7 +19,7 @@ export interface TuiStore {
 
 export function createTuiStore(state: TuiState, options: { frameMs?: number; maxEntries?: number; now?: () => number } = {}): TuiStore {
   const listeners = new Set<() => void>();
-  const frameMs = options.frameMs ?? 100;
+  const frameMs = options.frameMs ?? 125;
   const now = options.now ?? Date.now;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const notify = () => {
