@@ -160,9 +160,15 @@ async function openEmbedded(dataDir: string, options: OpenOptions): Promise<Data
   };
 }
 
-const TABLES = [schema.sessions, schema.messages, schema.checkpoints, schema.events, schema.checklistItems, schema.memories].map((table) =>
-  getTableName(table),
-);
+const TABLES = [
+  schema.sessions,
+  schema.messages,
+  schema.checkpoints,
+  schema.events,
+  schema.checklistItems,
+  schema.memories,
+  schema.grades,
+].map((table) => getTableName(table));
 
 /** host:port of a Postgres URL, for outage messages (never the password). */
 function serverAddress(url: string): string {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   customType,
   doublePrecision,
   index,
@@ -11,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { CHECKLIST_STATUSES, CHECKPOINT_REASONS, SESSION_STATUSES, type Question } from "@hatloop/core";
+import { CHECKLIST_STATUSES, CHECKPOINT_REASONS, SESSION_STATUSES, type Question, type Usage, type Verdict } from "@hatloop/core";
 import { storedJson as jsonb, storedText as text } from "./stored-columns.js";
 
 // The whole data model. Column names are snake_case in SQL (drizzle `casing`), camelCase in code.
@@ -179,6 +180,31 @@ export const checklistItems = pgTable(
   (t) => [primaryKey({ columns: [t.sessionId, t.itemId] })],
 );
 
+/**
+ * The grader's judgements of a session's acceptance criteria, one row per grading at task_complete
+ * (loop/grading.ts in core): a verdict per criterion, and what the grader's call cost. Unsatisfied
+ * rows are the revisions the session has had, counted again on resume.
+ */
+export const grades = pgTable(
+  "grades",
+  {
+    sessionId: text()
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    round: integer().notNull(),
+    iteration: integer().notNull(),
+    satisfied: boolean().notNull(),
+    verdicts: jsonb().$type<Verdict[]>().notNull(),
+    model: text().notNull(),
+    usage: jsonb().$type<Usage>().notNull(),
+    costUsd: doublePrecision().notNull(),
+    // The writer's lease epoch (null: written outside a run); a trigger refuses a stale one (0004).
+    leaseEpoch: integer(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.round] })],
+);
+
 export const memories = pgTable(
   "memories",
   {
@@ -288,6 +314,7 @@ export const schema = {
   checkpoints,
   events,
   checklistItems,
+  grades,
   memories,
   fleetSessions,
   workers,

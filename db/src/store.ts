@@ -5,6 +5,7 @@ import { surfaceDatabaseErrors } from "./resilience/surface-errors.js";
 import { checklistStore } from "./stores/checklist.js";
 import { checkpointStore } from "./stores/checkpoints.js";
 import { eventStore } from "./stores/events.js";
+import { gradeStore } from "./stores/grades.js";
 import { memoryStore } from "./stores/memories.js";
 import { messageStore } from "./stores/messages.js";
 import { sessionStore } from "./stores/sessions.js";
@@ -22,6 +23,7 @@ export function createStore(database: Database, fence?: Fence): DbStore {
     events: eventStore(db, database.listen?.bind(database), fence),
     checklist: checklistStore(db, fence),
     memories: memoryStore(db),
+    grades: gradeStore(db, fence),
   };
   const fencedStores = fence
     ? (Object.fromEntries(Object.entries(stores).map(([k, v]) => [k, withLeaseErrors(v, fence)])) as typeof stores)

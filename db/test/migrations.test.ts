@@ -12,6 +12,7 @@ const TABLES = [
   "checkpoints",
   "events",
   "fleet_sessions",
+  "grades",
   "memories",
   "messages",
   "sessions",

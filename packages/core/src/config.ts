@@ -228,6 +228,29 @@ export const configSchema = z
       .strict()
       .default({ interval: 5, retain: 20 }),
     gates: gatesConfigSchema.default(gatesConfigSchema.parse({})),
+    /**
+     * The grader of a task's acceptance criteria (loop/grading.ts): a fresh context that did not do
+     * the work judges each criterion after the gates pass; unmet ones go back to the loop as a revision.
+     */
+    grader: z
+      .object({
+        model: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("Model of the grader of acceptance criteria. Unset: the session's model (on a cloud, in the cloud's form)."),
+        maxRevisions: z
+          .number()
+          .int()
+          .min(0)
+          .default(3)
+          .describe(
+            "Revisions the grader may send back before the session stops with `grader:max_revisions_reached` (exit 1, resumable); see [loop.md](loop.md#acceptance-criteria-and-the-grader).",
+          ),
+        maxDiffChars: positiveInt.default(100_000).describe("The grader sees the worktree's diff against the base cut at this many characters."),
+      })
+      .strict()
+      .default({ maxRevisions: 3, maxDiffChars: 100_000 }),
     tools: z
       .object({
         commandTimeout: duration.default(120_000).describe("`run_command` timeout."),

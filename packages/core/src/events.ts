@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { checklistStatusSchema, endStatusSchema, gateCheckSummarySchema, liveStatusSchema, usageSchema as usage } from "./shapes.js";
+import {
+  checklistStatusSchema,
+  endStatusSchema,
+  gateCheckSummarySchema,
+  liveStatusSchema,
+  usageSchema as usage,
+  verdictSchema,
+} from "./shapes.js";
 
 // One zod-typed event union: the contract between the loop, the store (events table), the plain and
 // JSON printers and the TUI. Every event carries its session, iteration and time; `type` is a dotted
@@ -100,6 +107,23 @@ const bodies = {
   "route.rejected": z.object({ hat: z.string(), topic: z.string(), reason: z.string() }),
   "gate.result": z.object({ passed: z.boolean(), checks: z.array(gateCheckSummarySchema) }),
   "completion.refused": z.object({ reason: z.string() }),
+  /** The gates passed and the grader (a fresh context, `model`) is asked about the task's acceptance criteria. */
+  "grader.start": z.object({ round: z.number(), criteria: z.number(), model: z.string() }),
+  /**
+   * The grader's verdict per criterion. `action`: complete (all met), revise (unmet ones go back to
+   * the loop; `revisions` counts them, `maxRevisions` the limit) or stop (the limit is reached).
+   */
+  "grader.verdict": z.object({
+    round: z.number(),
+    satisfied: z.boolean(),
+    verdicts: z.array(verdictSchema),
+    revisions: z.number(),
+    maxRevisions: z.number(),
+    action: z.enum(["complete", "revise", "stop"]),
+    model: z.string(),
+    usage,
+    costUsd: z.number(),
+  }),
   /** The person answered the agent's question (the question itself: session.status "waiting"). */
   "question.answered": z.object({ question: z.string(), answer: z.string(), answeredBy: z.string() }),
   "health.warning": z.object({ kind: z.string(), level: z.enum(["warn", "hint", "stop"]), message: z.string() }),

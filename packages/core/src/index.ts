@@ -16,6 +16,7 @@ export { StreamingSignalDetector } from "./signals/streaming.js";
 export * from "./prompt/components.js";
 export * from "./prompt/build.js";
 export { renderTemplate } from "./prompt/template.js";
+export { acceptanceCriteria, withCriteria } from "./prompt/criteria.js";
 export { LoopControl } from "./loop/control.js";
 export { runLoop } from "./loop/run-loop.js";
 export { Emitter } from "./emitter.js";

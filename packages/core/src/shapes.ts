@@ -52,6 +52,14 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
+/** The grader's judgement of one acceptance criterion (see loop/grading.ts). */
+export const verdictSchema = z.object({
+  criterion: z.string(),
+  met: z.boolean(),
+  reason: z.string(),
+});
+export type Verdict = z.infer<typeof verdictSchema>;
+
 export const GATE_NAMES = ["test", "lint", "build"] as const;
 
 /** One quality gate's result as events carry it; a GateCheck adds the command's output. */

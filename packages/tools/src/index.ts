@@ -32,7 +32,7 @@ export { commitAll, headCommit, hasChangesSince, resetTo } from "./git/commits.j
 export { clearStaleLocks } from "./git/stale-locks.js";
 export { unmergedCommits } from "./git/branches.js";
 export { deleteRef, dirtyStateRef, hasRef, keepDirtyState } from "./git/dirty-state.js";
-export { gitFacts } from "./git/facts.js";
+export { gitFacts, worktreeDiff } from "./git/facts.js";
 export type { GitFacts } from "./git/facts.js";
 export { WorkspaceError } from "./git/workspace-error.js";
 export type { WorkspaceErrorCode } from "./git/workspace-error.js";

@@ -78,6 +78,7 @@ export function registerFleetCommands(program: Command): void {
 function submitOptions(command: Command): Command {
   command
     .option("--task-file <file>", "read the task from a file")
+    .option("--criteria <file>", "acceptance criteria a grader checks at completion, appended to the task")
     .requiredOption("--repo <url|path>", "the repository the session travels with: a git URL, or a path the workers can reach")
     .option("--base <branch>", "the remote's branch the task starts from (default: the one its HEAD names); also the pull request's base")
     .option("--priority <n>", "a whole number: higher runs first (default 0)", integerOption)

@@ -87,7 +87,7 @@ export async function submissionOf(
   serverUrl(config, name);
   if (flags.inPlace) throw usageError(`--in-place does not go with ${name} (a worker works in its own worktree)`);
   const modelId = config.model.startsWith("scripted:") ? chooseModel(config.model, config).id : config.model;
-  const task = redactSecrets((await taskText(words, flags.taskFile)).trim());
+  const task = redactSecrets((await taskText(words, flags)).trim());
   if (!task) throw usageError("the task is empty");
   // As `run` does: without a configured window, at most 200k tokens are managed.
   const contextWindow = config.context.window ?? Math.min(contextWindowOf(modelId), 200_000);

@@ -16,6 +16,7 @@ export function registerCommands(program: Command): void {
     .description("start a task: a new branch hatloop/<id> in a git worktree, then the loop")
     .argument("[task...]", "what to do, in plain words; - reads it from stdin")
     .option("--task-file <file>", "read the task from a file (for long specifications)")
+    .option("--criteria <file>", "acceptance criteria a grader checks at completion (docs/loop.md), appended to the task")
     .option("-C, --repo <dir>", "the git repository (default: the current directory)")
     .option("--hat <name>", "starting hat (default: planner)");
   pullRequestOptions(usageLimitOption(budgetOptions(run, false)))

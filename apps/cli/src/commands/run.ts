@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { errorMessage } from "@hatloop/context";
-import type { SessionRecord, Store } from "@hatloop/core";
+import { acceptanceCriteria, withCriteria, type SessionRecord, type Store } from "@hatloop/core";
 import { usageError } from "../errors.js";
 import { pullRequestConfig, usageLimitConfig } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
@@ -19,6 +19,7 @@ export interface RunFlags {
   repo?: string;
   hat?: string;
   taskFile?: string;
+  criteria?: string;
   maxIterations?: number;
   maxCost?: number;
   maxTokens?: number;
@@ -44,7 +45,7 @@ async function runTask(words: string[], flags: RunFlags, command: Command): Prom
   const config = configFor(command, runConfigFlags(flags));
   const model = chooseModel(config.model, config);
   await model.ready();
-  const task = await taskText(words, flags.taskFile);
+  const task = await taskText(words, flags);
   const plan = await planSession({
     task,
     repoDir: flags.repo ?? process.cwd(),
@@ -74,8 +75,29 @@ async function driveUnlessItCannotStart(store: Store, session: SessionRecord, dr
   }
 }
 
-/** The task: words on the command line, a file (--task-file) or stdin (-). */
-export async function taskText(words: string[], taskFile: string | undefined): Promise<string> {
+/**
+ * The task: words on the command line, a file (--task-file) or stdin (-); with --criteria FILE, that
+ * file's acceptance criteria appended under "## Acceptance criteria" (docs/loop.md).
+ */
+export async function taskText(words: string[], flags: Pick<RunFlags, "taskFile" | "criteria">): Promise<string> {
+  // Read first: a criteria file that cannot be read stops the command before stdin is consumed or anything is created.
+  const criteria = flags.criteria === undefined ? null : criteriaText(flags.criteria);
+  const task = await taskOnly(words, flags.taskFile);
+  return criteria === null ? task : withCriteria(task, criteria);
+}
+
+function criteriaText(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw usageError(`cannot read the criteria file ${file}: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}`);
+  }
+  if (acceptanceCriteria(withCriteria("", text)).length === 0) throw usageError(`the criteria file ${file} holds no criteria`);
+  return text;
+}
+
+async function taskOnly(words: string[], taskFile: string | undefined): Promise<string> {
   if (taskFile !== undefined) {
     if (words.length) throw usageError("give the task either as words or with --task-file, not both");
     try {

@@ -11,11 +11,11 @@ import {
   type Store,
   type Tool,
 } from "@hatloop/core";
-import { loadHats, loadPromptComponents } from "./prompt-files.js";
+import { loadGraderPrompt, loadHats, loadPromptComponents } from "./prompt-files.js";
 import { cloudModelId, priceOf } from "@hatloop/model";
-import { childEnv, commitAll, createToolset, gitFacts, headCommit, type GateBaseline } from "@hatloop/tools";
+import { childEnv, commitAll, createToolset, gitFacts, headCommit, worktreeDiff, type GateBaseline } from "@hatloop/tools";
 import { gateCommands, gatePort } from "./gates.js";
-import { bundledHatsDir, componentsDir, repoHatsDir } from "./paths.js";
+import { bundledGraderPrompt, bundledHatsDir, componentsDir, repoGraderPrompt, repoHatsDir } from "./paths.js";
 
 export const gitPort: GitPort = { commitAll, headCommit, facts: gitFacts };
 
@@ -68,6 +68,12 @@ export async function loopDeps(options: {
     context,
     restub: context.restub,
     ...(options.runner === undefined ? {} : { runner: options.runner }),
+    grader: {
+      prompt: loadGraderPrompt([repoGraderPrompt(session.repoPath), bundledGraderPrompt]),
+      // Unset: the session's model; a configured one in the cloud's form, where the main model runs.
+      model: config.grader.model ? (cloudModelId(config.provider, config.grader.model, session.model) ?? config.grader.model) : session.model,
+      diff: () => worktreeDiff(session.worktreePath, session.baseCommit, config.grader.maxDiffChars),
+    },
   };
 }
 

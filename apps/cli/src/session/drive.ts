@@ -136,7 +136,7 @@ export async function runLeasedSession(options: {
   const lifecycle = sessionLifecycle({ session, store, config, sinks: [persister.sink, ...options.sinks] });
   let mcp: McpTools | undefined;
   try {
-    const model = await options.model.create(await iterationsDone(store, session.id));
+    const model = await options.model.create(await iterationsDone(store, session.id), (await store.grades.list(session.id)).length);
     mcp = await openMcpTools(session, config);
     const deps = await loopDeps({
       session,

@@ -23,7 +23,8 @@ import { invocation } from "../invocation.js";
 export interface ModelChoice {
   /** What the session records as its model. */
   id: string;
-  create(startAt: number): Promise<ModelPort>;
+  /** `startAt`: main turns (iterations) done; `gradings`: the grader's answers stored (both for a scripted model's replay). */
+  create(startAt: number, gradings?: number): Promise<ModelPort>;
   /** Resolves the provider's credentials now, so a start without them fails before it creates anything. */
   ready(): Promise<void>;
 }
@@ -39,7 +40,7 @@ export function chooseModel(
     // The session's model id names the main queue; summary requests use another id.
     return {
       id: `scripted:${file}`,
-      create: async (startAt) => new ScriptedModel(scenario, { startAt, model: `scripted:${file}` }),
+      create: async (startAt, gradings = 0) => new ScriptedModel(scenario, { startAt, graderStartAt: gradings, model: `scripted:${file}` }),
       ready: async () => {},
     };
   }

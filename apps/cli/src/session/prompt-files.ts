@@ -8,4 +8,7 @@ const files = { exists: existsSync, list: (dir: string) => readdirSync(dir), rea
 
 export const loadHats = (dirs: string[]): Map<string, Hat> => hatsIn(dirs, files);
 
+/** The grader's system prompt: the first of `paths` that exists (a repository's override, then the bundled one). */
+export const loadGraderPrompt = (paths: string[]): string => files.read(paths.find((p) => files.exists(p)) ?? paths.at(-1)!).trim();
+
 export const loadPromptComponents = (dir: string): PromptComponents => promptComponentsFrom((file) => files.read(join(dir, file)));

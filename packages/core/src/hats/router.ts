@@ -17,6 +17,15 @@ export function routeEvent(hats: Map<string, Hat>, from: Hat, topic: string): Ro
   return { kind: "route", to: candidates[0]! };
 }
 
+/** Where work the grader sends back goes, as a rejected review does: the hat that triggers on review.rejected. */
+export function revisionHat(hats: Map<string, Hat>): Hat | null {
+  const candidates = [...hats.values()].filter((h) => h.triggers.includes(REVISION_TOPIC));
+  candidates.sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
+  return candidates[0] ?? null;
+}
+
+export const REVISION_TOPIC = "review.rejected";
+
 /** Every topic some hat publishes or triggers on: anything else in an EVENT signal is unknown. */
 export function knownTopics(hats: Map<string, Hat>): Set<string> {
   const topics = new Set<string>();

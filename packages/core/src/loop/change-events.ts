@@ -1,5 +1,5 @@
 import type { Change } from "../state/change.js";
-import type { LoopState } from "../state/loop-state.js";
+import { revisionsOf, type LoopState } from "../state/loop-state.js";
 import { checklistStepEvents } from "./checklist-events.js";
 import type { Said } from "./said.js";
 import type { Written } from "./store-writes.js";
@@ -113,6 +113,17 @@ export function changeEvents(change: Change, state: Readonly<LoopState>, written
           },
         },
       ];
+    case "graded": {
+      const { round, satisfied, verdicts, model, usage, costUsd } = written.grade!;
+      const revisions = revisionsOf(state.grades);
+      const action = satisfied ? "complete" : revisions > change.maxRevisions ? "stop" : "revise";
+      return [
+        {
+          type: "grader.verdict",
+          data: { round, satisfied, verdicts, revisions, maxRevisions: change.maxRevisions, action, model, usage, costUsd },
+        },
+      ];
+    }
     case "question-asked":
       return [{ type: "session.status", data: { status: "waiting", reason: change.question.text } }];
     case "answer-delivered": {

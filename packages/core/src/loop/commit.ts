@@ -17,7 +17,7 @@ import { writeChange } from "./store-writes.js";
 export async function commit(ctx: LoopContext, change: Change): Promise<void> {
   const state = ctx.state as LoopState; // the one place the steps' read-only view is written
   const written = await writeChange(ctx.deps.store, state, change);
-  apply(state, change, written.messages);
+  apply(state, change, written.messages, written.grade);
   for (const said of changeEvents(change, state, written, ctx.deps.runner)) emit(ctx, said);
 }
 

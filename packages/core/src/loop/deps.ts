@@ -20,6 +20,16 @@ export interface GatePort {
   run(signal: AbortSignal): Promise<GateReport>;
 }
 
+/** The grader of acceptance criteria (loop/grading.ts); the CLI wires it from prompts/grader.md, git and the config. */
+export interface GraderDeps {
+  /** Its system prompt. */
+  prompt: string;
+  /** Its model, in the form the model port takes. */
+  model: string;
+  /** The worktree's changes against the session's base commit, as a patch. */
+  diff(): Promise<string>;
+}
+
 export interface LoopDeps {
   store: Store;
   model: ModelPort;
@@ -44,6 +54,8 @@ export interface LoopDeps {
   handoff?: HandoffBuilder;
   /** Who runs the session (a fleet worker's name, or host:pid), named by session.start. */
   runner?: string;
+  /** Judges a task's acceptance criteria at task_complete; without it they are not graded. */
+  grader?: GraderDeps;
 }
 
 export interface LoopOptions {

@@ -21,6 +21,7 @@ import { handleRefusal } from "./refusal.js";
 import { runtimeMs, totalTokens } from "../state/loop-state.js";
 import { closeTurn, deliverSteering } from "./turn-end.js";
 import { route } from "./routing.js";
+import { gradeCompletion } from "./grading.js";
 import { messageText } from "../context/message-text.js";
 import { seqsShownInFull } from "../context/recall-block.js";
 import { checkAnswer, checkGate, checkProgress } from "./health.js";
@@ -65,7 +66,7 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   const effects = await applySignals(ctx, [...signals, ...(execution?.signals ?? [])]);
   await recordHealth(ctx, execution);
   const completion = execution ? await checkCompletion(ctx, execution, effects) : null;
-  const hatChange = completion ? null : await route(ctx, effects);
+  const hatChange = completion ? (completion.revision ?? null) : await route(ctx, effects);
 
   if (execution) await keepWrites(ctx);
   const { warnCrossed } = await closeTurn(ctx, { results: execution?.blocks ?? [], hatChange });
@@ -77,6 +78,7 @@ export async function runIteration(ctx: LoopContext): Promise<LoopOutcome | null
   await finishIteration(ctx, started);
 
   if (completion?.complete) return endRun(ctx, { kind: "completed" });
+  if (completion?.ending) return endRun(ctx, completion.ending);
   if (hatChange) await saveCheckpoint(ctx, "hat-change");
   if (warnCrossed) await saveCheckpoint(ctx, "warn-threshold");
   if (state.iteration % ctx.config.checkpoint.interval === 0) await saveCheckpoint(ctx, "interval");
@@ -157,12 +159,18 @@ function services(ctx: LoopContext): ToolServices {
   };
 }
 
-/** task_complete passed its gates: complete unless checklist items are open and not acknowledged. */
-async function checkCompletion(
-  ctx: LoopContext,
-  execution: ExecutionResult,
-  effects: SignalEffects,
-): Promise<{ complete: boolean } | null> {
+/** What task_complete came to: complete, or not (with the revision's hat change, or the run's end, the grader asked for). */
+interface Completion {
+  complete: boolean;
+  revision?: { from: string; topic: string; message: string } | null;
+  ending?: Ending;
+}
+
+/**
+ * task_complete passed its gates: complete unless checklist items are open and not acknowledged, or
+ * the grader finds acceptance criteria unmet (grading.ts).
+ */
+async function checkCompletion(ctx: LoopContext, execution: ExecutionResult, effects: SignalEffects): Promise<Completion | null> {
   const record = execution.records.find((r) => r.result.meta?.completion);
   if (!record) return null;
   const { passed, report: gates } = record.result.meta!.completion!;
@@ -181,7 +189,11 @@ async function checkCompletion(
     });
     return { complete: false };
   }
-  return { complete: true };
+  const grading = await gradeCompletion(ctx, gates);
+  if (!grading || grading.kind === "satisfied") return { complete: true };
+  if (grading.kind === "revise") return { complete: false, revision: grading.hatChange };
+  if (grading.kind === "exhausted") return { complete: false, ending: grading.ending };
+  return { complete: false };
 }
 
 /**

@@ -24,6 +24,8 @@ export type Ending =
   | { kind: "waiting" }
   /** Loop health asked to stop (repetition, no progress, refusals...). */
   | { kind: "health"; reason: string }
+  /** The grader found criteria unmet after the last revision allowed (grader.maxRevisions). */
+  | { kind: "revisions-exhausted"; revisions: number; unmet: number; criteria: number }
   | { kind: "failed"; reason: string; failure: FailureContext };
 
 export async function endRun(ctx: LoopContext, ending: Ending): Promise<LoopOutcome> {
@@ -50,6 +52,10 @@ function outcomeOf(ending: Ending): { outcome: LoopOutcome; checkpoint: Checkpoi
       return { outcome: { status: "waiting", reason: "waiting for an answer", exitCode: 4 }, checkpoint: "question" };
     case "health":
       return { outcome: { status: "stopped", reason: `health:${ending.reason}`, exitCode: 1 }, checkpoint: "pause" };
+    case "revisions-exhausted": {
+      const reason = `grader:max_revisions_reached (${ending.unmet} of ${ending.criteria} acceptance criteria unmet after ${ending.revisions - 1} revisions)`;
+      return { outcome: { status: "stopped", reason, exitCode: 1 }, checkpoint: "pause" };
+    }
     case "failed":
       return { outcome: { status: "failed", reason: ending.reason, exitCode: 1 }, checkpoint: "failure" };
   }

@@ -48,6 +48,7 @@ export async function restoreState(session: SessionRecord, deps: LoopDeps, now: 
   const state = sessionState(session, hat, {
     nextSeq: (await deps.store.messages.lastSeq(session.id)) + 1,
     checklist: await deps.store.checklist.list(session.id),
+    grades: await deps.store.grades.list(session.id),
     runStartedAt: now,
   });
   const point = await findRestorePoint(deps.store, session.id);

@@ -5,7 +5,7 @@ import { newMessages, type Change } from "../state/change.js";
 import type { StoredEntry } from "../state/live-entry.js";
 import { runtimeMs, type LoopState } from "../state/loop-state.js";
 import type { ChecklistStep } from "../state/checklist-step.js";
-import type { Store } from "../store/port.js";
+import type { GradeRecord, Store } from "../store/port.js";
 
 // What each change writes to the store, before the state takes it (the state then holds what the
 // store holds: messages come back as stored, secrets redacted at the store's boundary). Called only
@@ -16,6 +16,8 @@ export interface Written {
   messages: StoredEntry[];
   /** The stored checkpoint's seq. */
   checkpointSeq?: number;
+  /** The grading as stored (redacted). */
+  grade?: GradeRecord;
 }
 
 export async function writeChange(store: Store, state: Readonly<LoopState>, change: Change): Promise<Written> {
@@ -98,6 +100,8 @@ export async function writeChange(store: Store, state: Readonly<LoopState>, chan
       await store.checkpoints.prune(id, change.retain, KEPT_REASONS);
       return { messages, checkpointSeq: record.seq };
     }
+    case "graded":
+      return { messages, grade: await store.grades.append(id, change.grade) };
     case "question-asked":
       await store.sessions.update(id, { status: "waiting", question: change.question });
       break;

@@ -62,7 +62,7 @@ function describeIssues(error: z.ZodError): string {
 const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
 /** JSON Schema for the model, without zod's noise (the $schema URL, safe-integer bounds). */
-function toInputSchema(schema: z.ZodObject): ToolSpec["inputSchema"] {
+export function toInputSchema(schema: z.ZodObject): ToolSpec["inputSchema"] {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const { $schema: _ignored, ...rest } = json;
   return { ...(dropSafeBounds(rest) as Record<string, unknown>), type: "object" };

@@ -22,6 +22,10 @@ export interface ModelRequest {
   maxTokens: number;
   /** The prompt-cache TTL the breakpoints ask for (default 5m; 1h writes cost 2x and survive longer gaps). */
   cacheTtl?: CacheTtl;
+  /** The one tool the answer must call (the API's tool_choice {type: "tool"}); unset: the model chooses. */
+  toolChoice?: string;
+  /** Who asks, when not the loop's turn: the grader of acceptance criteria (a scripted model plays its own queue for it). */
+  purpose?: "grader";
   signal?: AbortSignal;
 }
 

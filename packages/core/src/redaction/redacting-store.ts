@@ -5,7 +5,7 @@ import { StreamRedactor } from "./stream-redactor.js";
 
 // Secrets are redacted once, where anything is persisted: every text a store write carries (session
 // fields and config, messages, events, checkpoints with their loop state and handoff, checklist,
-// scratchpad, the agent's question and its answer, memories) passes through here, whatever part of
+// scratchpad, the agent's question and its answer, memories, the grader's verdicts) passes through here, whatever part of
 // hatloop wrote it, and nowhere else: the loop keeps what the store gives back (messages.append
 // returns the messages as stored). What is not text stays as it is: ids, seqs, the live context's
 // references into the messages, numbers.
@@ -66,6 +66,14 @@ export function redactingStore<S extends Store>(store: S): S {
           key: memory.key === null ? null : redactSecrets(memory.key),
         }),
       updateContent: (id, content, confidence) => store.memories.updateContent(id, redactSecrets(content), confidence),
+    },
+    grades: {
+      ...store.grades,
+      append: (id, grade) =>
+        store.grades.append(id, {
+          ...grade,
+          verdicts: grade.verdicts.map((v) => ({ ...v, criterion: redactSecrets(v.criterion), reason: redactSecrets(v.reason) })),
+        }),
     },
     fenced: (sessionId, epoch) => redactingStore(store.fenced(sessionId, epoch)),
     async close() {

@@ -1,16 +1,16 @@
-import type { Usage } from "../store/port.js";
+import type { GradeRecord, Usage } from "../store/port.js";
 import type { Change } from "./change.js";
 import type { LiveEntry, StoredEntry } from "./live-entry.js";
 import { addUsage, MAX_INSTRUCTIONS, promptTokens, type LoopState } from "./loop-state.js";
 
 // The one place the loop state changes, called only by the loop's write path (loop/commit.ts) with
-// a step's change and the messages it brought as stored: a reader who wants to know who sets a
+// a step's change and the messages (or grading) it brought as stored: a reader who wants to know who sets a
 // field reads one switch. Pure but for the state it is given: no store, no events, no clock.
 
 /** Hat changes kept, so checkpoints stay the same size however long the session runs. */
 const MAX_HAT_HISTORY = 50;
 
-export function apply(state: LoopState, change: Change, stored: readonly StoredEntry[]): void {
+export function apply(state: LoopState, change: Change, stored: readonly StoredEntry[], grade?: GradeRecord): void {
   state.nextSeq += stored.length;
   switch (change.type) {
     case "run-started":
@@ -118,6 +118,9 @@ export function apply(state: LoopState, change: Change, stored: readonly StoredE
     case "steered":
       state.live.push(liveEntry(stored[0]!));
       instruct(state, change.steering);
+      return;
+    case "graded":
+      state.grades = [...state.grades, grade!];
       return;
     case "answer-delivered":
       if (!change.said) return;

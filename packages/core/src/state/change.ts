@@ -1,7 +1,7 @@
 import type { HandoffCarry, Message } from "@hatloop/context";
 import type { Hat } from "../hats/hat.js";
 import type { ModelResponse, ToolSpec } from "../ports/model.js";
-import type { Budgets, CheckpointReason, ChecklistItem, NewCheckpoint, Question, Usage } from "../store/port.js";
+import type { Budgets, CheckpointReason, ChecklistItem, NewCheckpoint, NewGrade, Question, Usage } from "../store/port.js";
 import type { ChecklistStep } from "./checklist-step.js";
 import type { Compaction, Measurement } from "./context-hook.js";
 import type { GuardState } from "./guard.js";
@@ -65,6 +65,8 @@ export type Change =
   | { type: "steered"; message: Message; steering: string[] }
   /** A checkpoint row, its handoff's carry (decisions, open items, last failure) and the retention to apply. */
   | { type: "checkpointed"; reason: CheckpointReason; row: NewCheckpoint; carry: HandoffCarry | null; retain: number }
+  /** The grader judged the acceptance criteria (its cost is paid by a `paid` change before). */
+  | { type: "graded"; grade: NewGrade; maxRevisions: number }
   /** The agent asked the person a question; the run waits for the answer. */
   | { type: "question-asked"; question: Question }
   /** The answer was typed in this terminal. */

@@ -1,7 +1,7 @@
 import type { DecisionRecord } from "@hatloop/context";
 import type { Hat } from "../hats/hat.js";
 import type { ToolSpec } from "../ports/model.js";
-import type { CheckpointReason, ChecklistItem, SessionRecord, Usage } from "../store/port.js";
+import type { CheckpointReason, ChecklistItem, GradeRecord, SessionRecord, Usage } from "../store/port.js";
 import { initialGuard, type GuardState } from "./guard.js";
 import { initialHealth, type HealthState } from "./health-state.js";
 import type { LiveEntry } from "./live-entry.js";
@@ -55,6 +55,8 @@ export interface LoopState {
   guard: GuardState;
   /** The context size at the last routine checkpoint of each kind (a repeat that barely moved is skipped). */
   checkpointTokens: Partial<Record<CheckpointReason, number>>;
+  /** The grader's judgements of the acceptance criteria, oldest first, as stored (its own table, read again on resume). */
+  grades: GradeRecord[];
 }
 
 /** The part of LoopState a checkpoint keeps besides scratchpad and context references. */
@@ -81,7 +83,7 @@ export interface SavedLoopState {
  * The loop state of a session as its row says, before any checkpoint is restored into it: what a new
  * session starts with, and what restore (loop/restore.ts) fills in from the newest checkpoint.
  */
-export function sessionState(session: SessionRecord, hat: Hat, run: Pick<LoopState, "nextSeq" | "checklist" | "runStartedAt">): LoopState {
+export function sessionState(session: SessionRecord, hat: Hat, run: Pick<LoopState, "nextSeq" | "checklist" | "runStartedAt" | "grades">): LoopState {
   return {
     session,
     hat,
@@ -115,6 +117,11 @@ export function sessionState(session: SessionRecord, hat: Hat, run: Pick<LoopSta
 /** A prompt's size as the API reports it: input plus cache read plus cache write. */
 export function promptTokens(usage: Pick<Usage, "inputTokens" | "cacheReadTokens" | "cacheWriteTokens">): number {
   return usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+}
+
+/** Gradings that sent the work back: the revisions the session has had. */
+export function revisionsOf(grades: readonly GradeRecord[]): number {
+  return grades.filter((g) => !g.satisfied).length;
 }
 
 export function totalTokens(usage: Usage): number {

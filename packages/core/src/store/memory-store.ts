@@ -3,6 +3,7 @@ import {
   LeaseLostError,
   type ChecklistItem,
   type CheckpointRecord,
+  type GradeRecord,
   type MemoryRecord,
   type NewSession,
   type SessionRecord,
@@ -42,6 +43,7 @@ function unredactedMemoryStore(): InMemoryStore {
   const events: StoredEvent[] = [];
   const checklist = new Map<string, ChecklistItem[]>();
   const memories: MemoryRecord[] = [];
+  const grades = new Map<string, GradeRecord[]>();
   let lastEventId = 0;
   // Like the database's now() from one statement to the next, each write's time is later than the last.
   let lastTime = 0;
@@ -121,7 +123,7 @@ function unredactedMemoryStore(): InMemoryStore {
       async delete(id) {
         // As the database's foreign keys: what belongs to the session goes, its memories stay unowned.
         sessions.delete(id);
-        for (const map of [messages, checkpoints, checklist]) map.delete(id);
+        for (const map of [messages, checkpoints, checklist, grades]) map.delete(id);
         events.splice(0, events.length, ...events.filter((e) => e.sessionId !== id));
         for (const m of memories) if (m.sessionId === id) m.sessionId = null;
       },
@@ -316,6 +318,19 @@ function unredactedMemoryStore(): InMemoryStore {
         return structuredClone(memories.filter((m) => m.sessionId === id).reverse());
       },
     },
+    grades: {
+      async append(id, grade) {
+        const log = list(grades, id);
+        if (log.some((g) => g.round === grade.round))
+          throw new Error(`duplicate key value violates unique constraint "grades_pkey": round ${grade.round} exists`);
+        const record: GradeRecord = { ...structuredClone(grade), createdAt: now() };
+        log.push(record);
+        return structuredClone(record);
+      },
+      async list(id) {
+        return structuredClone(list(grades, id));
+      },
+    },
   };
   return store;
 }
@@ -327,6 +342,7 @@ const FENCED_WRITES: Record<string, string[]> = {
   checkpoints: ["append"],
   events: ["append"],
   checklist: ["upsert", "setStatus"],
+  grades: ["append"],
 };
 
 function fencedView<S extends Store>(store: S, sessionId: string, holds: () => boolean): Store {

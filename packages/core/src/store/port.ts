@@ -1,5 +1,5 @@
 import type { Message } from "@hatloop/context";
-import type { ChecklistStatus, CheckpointReason, Question, SessionStatus, Usage } from "../shapes.js";
+import type { ChecklistStatus, CheckpointReason, Question, SessionStatus, Usage, Verdict } from "../shapes.js";
 import { shortId } from "../text/format.js";
 
 // The store port: everything the loop, the CLI and the UI need from persistence. `db/` implements it
@@ -7,7 +7,7 @@ import { shortId } from "../text/format.js";
 // statement, so the embedded database can be shared between processes through a query proxy. A
 // runner's writes are fenced by its session lease (see fenced()), checked inside the same statement.
 
-export type { ChecklistStatus, CheckpointReason, Question, SessionStatus, Usage } from "../shapes.js";
+export type { ChecklistStatus, CheckpointReason, Question, SessionStatus, Usage, Verdict } from "../shapes.js";
 
 export interface Budgets {
   maxIterations: number | null;
@@ -278,6 +278,29 @@ export interface MemoryStore {
   bySession(sessionId: string): Promise<MemoryRecord[]>;
 }
 
+/** One grading of the acceptance criteria at task_complete: a verdict per criterion, and what the grader cost. */
+export interface NewGrade {
+  /** 1-based: the session's first grading is round 1. */
+  round: number;
+  iteration: number;
+  /** Every criterion met: the task completed with this grading. */
+  satisfied: boolean;
+  verdicts: Verdict[];
+  model: string;
+  usage: Usage;
+  costUsd: number;
+}
+
+export interface GradeRecord extends NewGrade {
+  createdAt: Date;
+}
+
+export interface GradeStore {
+  append(sessionId: string, grade: NewGrade): Promise<GradeRecord>;
+  /** Oldest first. */
+  list(sessionId: string): Promise<GradeRecord[]>;
+}
+
 export interface Store {
   sessions: SessionStore;
   messages: MessageStore;
@@ -285,6 +308,7 @@ export interface Store {
   events: EventStore;
   checklist: ChecklistStore;
   memories: MemoryStore;
+  grades: GradeStore;
   /** Where the data lives, for `hatloop db path` and error messages. */
   readonly location: string;
   /**

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isBlankText, validatePairing, type ContentBlock } from "@hatloop/context";
 import { defaultConfig, type HatloopConfig } from "../config.js";
@@ -153,7 +154,12 @@ export interface FixtureOptions<S extends Store = MemoryStore> {
   createSession?: boolean;
   /** Someone watches the run (the TUI): questions wait for an answer. */
   interactive?: boolean;
+  /** Wire the grader of acceptance criteria (prompts/grader.md, model "grader-model"); its answers are turns in `turns`. */
+  grader?: boolean;
 }
+
+/** The patch the fixture's grader is shown. */
+export const GRADER_DIFF = "diff --git a/docs/guide.md b/docs/guide.md\n+# Migration guide";
 
 export async function runFixture<S extends Store = MemoryStore>(options: FixtureOptions<S>) {
   const store = options.store ?? (memoryStore() as unknown as S);
@@ -222,6 +228,9 @@ export async function runFixture<S extends Store = MemoryStore>(options: Fixture
     sinks: [(e) => events.push(e)],
     context,
     restub: context?.restub,
+    ...(options.grader
+      ? { grader: { prompt: readFileSync(`${promptsDir}/grader.md`, "utf8"), model: "grader-model", diff: async () => GRADER_DIFF } }
+      : {}),
   };
   const outcome: LoopOutcome = await runLoop({ sessionId: "s-0000-1111", config, interactive: options.interactive ?? false }, deps);
   const messages = await store.messages.range("s-0000-1111", 1, 10_000);

@@ -32,5 +32,5 @@ export async function testSession(
 
 /** A fresh loop state of `session` (as restore builds for a new session), with the fields given. */
 export function loopState(session: SessionRecord, fields: Partial<LoopState> = {}): LoopState {
-  return { ...sessionState(session, testHat(session.hat), { nextSeq: 1, checklist: [], runStartedAt: 0 }), ...fields };
+  return { ...sessionState(session, testHat(session.hat), { nextSeq: 1, checklist: [], runStartedAt: 0, grades: [] }), ...fields };
 }

@@ -75,6 +75,15 @@ export function describeEvent(event: LoopEvent): string | null {
       return `   gates: ${event.data.checks.map((c) => `${c.name} ${c.passed ? "passed" : c.acceptable ? "failed before too" : `FAILED (exit ${c.exitCode ?? "timeout"})`}`).join(", ") || "none configured"} => ${event.data.passed ? "passed" : "blocked"}`;
     case "completion.refused":
       return `   ! completion refused: ${event.data.reason}`;
+    case "grader.start":
+      return `   grading ${event.data.criteria} acceptance criteria (round ${event.data.round}, ${event.data.model})`;
+    case "grader.verdict": {
+      const d = event.data;
+      const met = d.verdicts.filter((v) => v.met).length;
+      const then = { complete: "satisfied", revise: `revision ${d.revisions} of ${d.maxRevisions}`, stop: "revisions used up: stopping" }[d.action];
+      const unmet = d.verdicts.filter((v) => !v.met).map((v) => `\n     ✗ ${v.criterion}: ${v.reason}`);
+      return `   grader: ${met}/${d.verdicts.length} criteria met => ${then}${unmet.join("")}`;
+    }
     case "health.warning":
       return `   ! loop health (${event.data.kind}, ${event.data.level}): ${event.data.message}`;
     case "budget.exceeded":

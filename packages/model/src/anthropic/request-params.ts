@@ -15,7 +15,12 @@ import { cacheControl, MAX_CACHE_BREAKPOINTS, withConversationBreakpoint } from 
 // cache-breakpoints.ts for the conversation one).
 
 export function toCreateParams(request: ModelRequest): MessageCreateParamsStreaming {
-  return { ...toCountParams(request), max_tokens: request.maxTokens, stream: true };
+  return {
+    ...toCountParams(request),
+    max_tokens: request.maxTokens,
+    stream: true,
+    ...(request.toolChoice ? { tool_choice: { type: "tool", name: request.toolChoice } } : {}),
+  };
 }
 
 export function toCountParams(request: Omit<ModelRequest, "maxTokens">): MessageCountTokensParams {

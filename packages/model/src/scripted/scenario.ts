@@ -6,7 +6,7 @@ import { z } from "zod";
 // The scenario file the ScriptedModel replays: JSONL, one model turn (or injected failure) per line.
 // The format is documented in the package README; this module only parses and validates it.
 
-const queue = z.enum(["main", "summary"]).default("main");
+const queue = z.enum(["main", "summary", "grader"]).default("main");
 const tokens = z.number().int().nonnegative();
 
 const headerLine = z.strictObject({
@@ -54,7 +54,7 @@ const turnLine = z
   .refine((t) => t.cut_tool === undefined || t.stop === "max_tokens", { message: "cut_tool goes with stop max_tokens" })
   .refine((t) => t.stop_details === undefined || t.stop === "refusal", { message: "stop_details goes with stop refusal" });
 
-export type ScenarioQueue = "main" | "summary";
+export type ScenarioQueue = "main" | "summary" | "grader";
 
 export interface ScenarioTurn {
   kind: "turn";
@@ -88,6 +88,8 @@ export interface Scenario {
   model: string | null;
   main: ScenarioStep[];
   summary: ScenarioStep[];
+  /** Answers to the grader of acceptance criteria (requests with purpose "grader"), whatever their model. */
+  grader: ScenarioStep[];
 }
 
 export class ScenarioError extends Error {
@@ -111,7 +113,7 @@ export async function loadScenario(path: string): Promise<Scenario> {
 }
 
 export function parseScenario(text: string, source = "<scenario>"): Scenario {
-  const scenario: Scenario = { source, name: null, model: null, main: [], summary: [] };
+  const scenario: Scenario = { source, name: null, model: null, main: [], summary: [], grader: [] };
   let steps = 0;
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;

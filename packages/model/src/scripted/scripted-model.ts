@@ -20,6 +20,8 @@ import { chunkText } from "./text-chunks.js";
 export interface ScriptedModelOptions {
   /** Main turns already consumed (a resumed session passes its iteration count). */
   startAt?: number;
+  /** Grader turns already consumed (a resumed session passes its gradings). */
+  graderStartAt?: number;
   /** The main model; overrides the scenario header. Without either, the first request's model is main. */
   model?: string;
   /** Retry policy for injected failures; its sleep also times the waits. */
@@ -37,8 +39,8 @@ interface Cursor {
 }
 
 /**
- * ModelPort that replays a scenario: each complete() plays the next turn of the main queue, or of
- * the summary queue when the request names another model. Injected failures go through the same
+ * ModelPort that replays a scenario: each complete() plays the next turn of the main queue, of the
+ * grader queue for the grader's requests, or of the summary queue when the request names another model. Injected failures go through the same
  * retry policy as the real client, so callers see a `retry` event and then the next turn.
  */
 export class ScriptedModel implements ModelPort {
@@ -55,6 +57,7 @@ export class ScriptedModel implements ModelPort {
     this.cursors = {
       main: { index: skipTurns(scenario.main, startAt), served: startAt, previous: null },
       summary: { index: 0, served: 0, previous: null },
+      grader: { index: skipTurns(scenario.grader, options.graderStartAt ?? 0), served: 0, previous: null },
     };
     this.retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
     this.sleep = options.sleep ?? timerSleep;
@@ -71,7 +74,7 @@ export class ScriptedModel implements ModelPort {
     const problems = requestProblems(toCreateParams(request));
     if (problems.length) return Promise.reject(new ModelError(`Anthropic API error 400 invalid_request_error: ${problems[0]}`, 400));
     this.mainModel ??= request.model;
-    const queue: ScenarioQueue = request.model === this.mainModel ? "main" : "summary";
+    const queue: ScenarioQueue = request.purpose === "grader" ? "grader" : request.model === this.mainModel ? "main" : "summary";
     const steps = this.scenario[queue];
     const cursor = this.cursors[queue];
     return withRetries(
@@ -111,7 +114,7 @@ export class ScriptedModel implements ModelPort {
     }
     if (request.signal?.aborted) throw abortedError();
     const turnNumber = this.cursors[queue].served + 1;
-    const prefix = queue === "main" ? `toolu_s${turnNumber}` : `toolu_sum${turnNumber}`;
+    const prefix = { main: `toolu_s${turnNumber}`, summary: `toolu_sum${turnNumber}`, grader: `toolu_grade${turnNumber}` }[queue];
     const content: ContentBlock[] = turn.text ? [{ type: "text", text: turn.text }] : [];
     for (const [i, tool] of turn.tools.entries()) {
       const id = tool.id ?? `${prefix}_${i + 1}`;
@@ -158,6 +161,7 @@ export class ScriptedModel implements ModelPort {
 
   private exhausted(queue: ScenarioQueue, model: string): ModelError {
     if (queue === "main") return new ModelError(`scenario exhausted at turn ${this.position + 1}`, null);
+    if (queue === "grader") return new ModelError(`scenario has no grader turn left (${this.scenario.source})`, null);
     return new ModelError(`scenario has no summary turn left for model ${model} (${this.scenario.source})`, null);
   }
 }

@@ -5,9 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { gitAt } from "./client.js";
 
-// Facts for the handoff, read from the repository and never from the model. The working tree
-// (committed, uncommitted and untracked) is compared with the base commit through a throwaway
-// index, so the user's real index is never touched.
+// Facts for the handoff, and the patch for the grader, read from the repository and never from the
+// model. The working tree (committed, uncommitted and untracked) is compared with the base commit
+// through a throwaway index, so the user's real index is never touched.
 
 export type { GitFacts };
 
@@ -19,7 +19,9 @@ export async function gitFacts(dir: string, baseCommit: string): Promise<GitFact
   const [indexPath = "", head = "", branch = ""] = (
     await git.raw(["rev-parse", "--git-path", "index", "HEAD", "--abbrev-ref", "HEAD"])
   ).split("\n");
-  const changes = parseRawNumstat(await diffWorkingTreeAgainst(dir, path.resolve(dir, indexPath), baseCommit));
+  const changes = parseRawNumstat(
+    await diffWorkingTreeAgainst(dir, path.resolve(dir, indexPath), baseCommit, ["-z", "--raw", "--numstat"]),
+  );
   // Nothing committed since the base: no need to ask for the log.
   const log =
     head === baseCommit ? "" : await git.raw(["log", "--reverse", `-n${MAX_COMMITS}`, "--format=%H%x1f%s", `${baseCommit}..HEAD`]);
@@ -62,7 +64,17 @@ function parseRawNumstat(out: string): Pick<GitFacts, "modifiedFiles" | "created
   return { modifiedFiles, createdFiles, deletedFiles, diffstat };
 }
 
-async function diffWorkingTreeAgainst(dir: string, realIndex: string, baseCommit: string): Promise<string> {
+/**
+ * The patch of the working tree (committed, uncommitted and untracked) against the base commit: what
+ * the session changed, for the grader (core's loop/grading.ts). Cut at `maxChars`, said so at the end.
+ */
+export async function worktreeDiff(dir: string, baseCommit: string, maxChars: number): Promise<string> {
+  const indexPath = (await gitAt(dir).raw(["rev-parse", "--git-path", "index"])).trim();
+  const patch = await diffWorkingTreeAgainst(dir, path.resolve(dir, indexPath), baseCommit, ["--no-color", "--no-ext-diff"]);
+  return patch.length > maxChars ? `${patch.slice(0, maxChars)}\n[... the diff is cut here: ${patch.length} characters in all]` : patch;
+}
+
+async function diffWorkingTreeAgainst(dir: string, realIndex: string, baseCommit: string, format: string[]): Promise<string> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), "hatloop-facts-"));
   const index = path.join(scratch, "index");
   try {
@@ -73,7 +85,7 @@ async function diffWorkingTreeAgainst(dir: string, realIndex: string, baseCommit
     const scratchGit = async (args: string[]) =>
       (await execa("git", args, { cwd: dir, env: { GIT_INDEX_FILE: index }, stdin: "ignore", stripFinalNewline: false })).stdout;
     await scratchGit(["add", "--all"]);
-    return await scratchGit(["diff", "--cached", "--no-renames", "-z", "--raw", "--numstat", baseCommit, "--"]);
+    return await scratchGit(["diff", "--cached", "--no-renames", ...format, baseCommit, "--"]);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -48,11 +48,13 @@ export function describeLeaseContract(t: StoreUnderTest): void {
         () => old.checklist.setStatus(id, "0", "done", null),
         () => old.sessions.update(id, { iteration: 9 }),
         () => old.sessions.addUsage(id, usage, 1),
+        () => old.grades.append(id, { round: 1, iteration: 1, satisfied: true, verdicts: [], model: "m", usage, costUsd: 0 }),
       ];
       for (const write of refused) await expect(write()).rejects.toBeInstanceOf(LeaseLostError);
       expect(await t.store.messages.lastSeq(id)).toBe(1);
       expect(await t.store.checkpoints.latest(id)).toBeNull();
       expect(await t.store.events.tail(id, 10)).toEqual([]);
+      expect(await t.store.grades.list(id)).toEqual([]);
       expect(await t.store.checklist.list(id)).toEqual([{ id: "0", description: "before", status: "pending", reason: null }]);
       expect((await t.store.sessions.get(id))!).toMatchObject({ iteration: 0, costUsd: 0 });
 

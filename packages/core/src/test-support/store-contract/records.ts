@@ -123,6 +123,32 @@ export function describeRecordsContract(t: StoreUnderTest): void {
     });
   });
 
+  describe("grades", () => {
+    it("are kept per round, oldest first, with their verdicts and cost; a round is written once; secrets are redacted", async () => {
+      const id = await t.session();
+      const grade = (round: number, satisfied: boolean) => ({
+        round,
+        iteration: round * 3,
+        satisfied,
+        verdicts: [{ criterion: "the guide names every flag", met: satisfied, reason: `round ${round}: token sk-ant-api03-${"x".repeat(40)}` }],
+        model: "claude-haiku-4-5",
+        usage,
+        costUsd: 0.01,
+      });
+      const first = await t.store.grades.append(id, grade(1, false));
+      expect(first.verdicts[0]!.reason).not.toContain("sk-ant-api03");
+      await t.store.grades.append(id, grade(2, true));
+      await expect(t.store.grades.append(id, grade(2, true))).rejects.toThrow();
+      const listed = await t.store.grades.list(id);
+      expect(listed.map((g) => [g.round, g.iteration, g.satisfied, g.costUsd])).toEqual([
+        [1, 3, false, 0.01],
+        [2, 6, true, 0.01],
+      ]);
+      expect(listed[0]).toMatchObject({ model: "claude-haiku-4-5", usage, verdicts: [{ criterion: "the guide names every flag", met: false }] });
+      expect(await t.store.grades.list(await t.session())).toEqual([]);
+    });
+  });
+
   describe("memories", () => {
     it("keep facts with supersede history, most confident and most recently changed first", async () => {
       const id = await t.session();
