@@ -51,6 +51,8 @@ ol.stream > li.text { display: inline; padding: 0; }
 ol.stream > li.iteration { display: block; margin-top: .6rem; padding: .25rem .4rem; background: var(--hunk); font-weight: 600; border-radius: 4px; }
 ol.stream > li.bad { color: var(--bad); }
 ol.stream > li.gates .pass { color: var(--ok); } ol.stream > li.gates .fail { color: var(--bad); }
+ol.stream > li.grader .pass { color: var(--ok); } ol.stream > li.grader .fail { color: var(--bad); }
+ol.stream > li.grader ul.verdicts { margin: .2rem 0 .2rem 1.2rem; padding: 0; list-style: none; }
 details > summary { cursor: pointer; }
 .panel > pre, .panel .scroll { max-height: 22rem; overflow: auto; }
 pre { margin: .3rem 0; white-space: pre-wrap; word-break: break-word; font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }

@@ -1,9 +1,9 @@
-import { renderHandoffMarkdown, type Handoff } from "@hatloop/context";
+import { acceptanceLines, renderHandoffMarkdown, type Handoff } from "@hatloop/context";
 import type { EventData } from "@hatloop/core";
 import { shortId } from "../format.js";
 
 // A pull request's description, from the session's own record: the task, what changed, the
-// decisions, the quality gates' last verdict, then the whole handoff folded away for reviewers who
+// decisions, the quality gates' last verdict, the grader's verdicts on the acceptance criteria, then the whole handoff folded away for reviewers who
 // want the rest. GitHub refuses bodies over 65,536 characters.
 
 const MAX_BODY_CHARS = 60_000;
@@ -34,6 +34,8 @@ export function pullRequestBody(facts: PullRequestFacts): string {
     "## Quality gates",
     "",
     ...gateLines(facts.gates),
+    // The grader's verdicts, when the task had acceptance criteria.
+    ...(h?.acceptance ? ["", "## Acceptance criteria", "", ...acceptanceLines(h.acceptance)] : []),
   ].join("\n");
   const foot = `\n\n_Opened by hatloop for session ${shortId(facts.sessionId)} (\`hatloop handoff ${shortId(facts.sessionId)}\`)._\n`;
   const details = h ? `\n\n<details><summary>Full handoff</summary>\n\n${renderHandoffMarkdown(h)}\n</details>` : "";

@@ -71,7 +71,9 @@ export async function loopDeps(options: {
     grader: {
       prompt: loadGraderPrompt([repoGraderPrompt(session.repoPath), bundledGraderPrompt]),
       // Unset: the session's model; a configured one in the cloud's form, where the main model runs.
-      model: config.grader.model ? (cloudModelId(config.provider, config.grader.model, session.model) ?? config.grader.model) : session.model,
+      model: config.grader.model
+        ? (cloudModelId(config.provider, config.grader.model, session.model) ?? config.grader.model)
+        : session.model,
       diff: () => worktreeDiff(session.worktreePath, session.baseCommit, config.grader.maxDiffChars),
     },
   };

@@ -55,6 +55,30 @@ export function StreamItem(props: { sessionId: string; stored: StoredLoopEvent }
           → <b>{event.data.passed ? "passed" : "blocked"}</b>
         </li>
       );
+    case "grader.verdict": {
+      const d = event.data;
+      const then = { complete: "all met", revise: `revision ${d.revisions} of ${d.maxRevisions}`, stop: "revisions used up" }[d.action];
+      return (
+        <li class={`grader${d.action === "stop" ? " bad" : ""}`}>
+          <details open={!d.satisfied}>
+            <summary>
+              grader{" "}
+              <span class={d.satisfied ? "pass" : "fail"}>
+                {d.verdicts.filter((v) => v.met).length}/{d.verdicts.length} criteria met
+              </span>{" "}
+              → <b>{then}</b> <span class="muted">({d.model})</span>
+            </summary>
+            <ul class="verdicts">
+              {d.verdicts.map((v) => (
+                <li class={v.met ? "pass" : "fail"}>
+                  {v.met ? "✓" : "✗"} {v.criterion} <span class="muted">— {v.reason}</span>
+                </li>
+              ))}
+            </ul>
+          </details>
+        </li>
+      );
+    }
     default: {
       const line = describeEvent(event)?.trim();
       if (!line) return null;

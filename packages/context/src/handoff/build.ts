@@ -107,5 +107,6 @@ export function buildHandoff(inputs: HandoffInputs): Handoff {
     usage: usageOf(inputs.usage),
     failure,
     open_question: null,
+    acceptance: inputs.acceptance ?? null,
   };
 }

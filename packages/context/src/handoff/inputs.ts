@@ -1,4 +1,5 @@
 import type { Message } from "../messages.js";
+import type { Acceptance } from "./types.js";
 import type { DecisionRecord } from "../memory/items.js";
 
 // What buildHandoff is given. Git facts come from the repository (the caller runs git), never from
@@ -79,6 +80,8 @@ export interface HandoffInputs {
   learnings?: readonly string[];
   usage?: UsageInput | null;
   failure?: FailureInput | null;
+  /** The grader's latest judgement of the acceptance criteria (see Acceptance). */
+  acceptance?: Acceptance | null;
   /** The task is complete (its quality gates passed): the working state is closed, not carried on. */
   completed?: boolean;
 }

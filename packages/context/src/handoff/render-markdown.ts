@@ -1,4 +1,4 @@
-import type { Handoff } from "./types.js";
+import type { Acceptance, Handoff } from "./types.js";
 
 // Markdown for people (`hatloop handoff`, the TUI, a PR description). Every field appears; empty
 // lists say "none" so a reader can tell "nothing" from "missing".
@@ -37,6 +37,13 @@ function usageLines(h: Handoff): string[] {
     `- Context: ${u.context_tokens}/${u.context_window} tokens`,
     `- Budgets: iterations ${limit(u.budgets.max_iterations)}, tokens ${limit(u.budgets.max_tokens)}, cost ${limit(u.budgets.max_cost_usd)}, runtime ${u.budgets.max_runtime_ms === null ? "none" : durationText(u.budgets.max_runtime_ms)}`,
   ];
+}
+
+/** The grader's latest verdicts, one line each; shared with the pull request's description. */
+export function acceptanceLines(a: Acceptance): string[] {
+  const verdict = a.satisfied ? "all met" : "not all met";
+  const head = `${verdict}; graded ${a.rounds} time${a.rounds === 1 ? "" : "s"}, ${a.revisions} revision${a.revisions === 1 ? "" : "s"}`;
+  return [head, "", ...a.verdicts.map((v) => `- ${v.met ? "[x]" : "[ ]"} ${oneLine(v.criterion)}: ${oneLine(v.reason)}`)];
 }
 
 function diffstatLines(h: Handoff): string[] {
@@ -126,6 +133,7 @@ export function renderHandoffMarkdown(h: Handoff): string {
           h.open_question.answer === null ? "_not answered yet (hatloop answer)_" : `Answered: ${oneLine(h.open_question.answer)}`,
         ])
       : []),
+    ...(h.acceptance ? section("Acceptance criteria", acceptanceLines(h.acceptance)) : []),
     ...section("Continuation prompt", fenced(h.continuation_prompt)),
   ];
   return `${lines.join("\n")}\n`;

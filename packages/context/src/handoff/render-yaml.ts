@@ -54,6 +54,7 @@ function layoutOf(h: Handoff): Record<string, unknown> {
     usage: h.usage,
     failure: h.failure,
     ...(h.open_question ? { open_question: h.open_question } : {}),
+    ...(h.acceptance ? { acceptance: h.acceptance } : {}),
     continuation_prompt: h.continuation_prompt,
   };
 }
@@ -122,5 +123,6 @@ export function parseHandoffYaml(text: string): Handoff {
     usage: o.usage,
     failure: o.failure,
     open_question: o.open_question,
+    acceptance: o.acceptance,
   });
 }

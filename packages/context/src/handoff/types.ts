@@ -107,6 +107,23 @@ export interface Handoff {
    * not yet delivered. Filled from the session when the handoff is shown (a checkpoint may be older).
    */
   open_question: OpenQuestion | null;
+  /** The grader's latest judgement of the task's acceptance criteria; null when none was graded. */
+  acceptance: Acceptance | null;
+}
+
+export interface Acceptance {
+  /** Gradings so far; the latest one's verdicts follow. */
+  rounds: number;
+  /** Gradings that sent the work back. */
+  revisions: number;
+  satisfied: boolean;
+  verdicts: AcceptanceVerdict[];
+}
+
+export interface AcceptanceVerdict {
+  criterion: string;
+  met: boolean;
+  reason: string;
 }
 
 export interface OpenQuestion {

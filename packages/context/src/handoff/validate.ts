@@ -4,6 +4,8 @@ import type { ToolCallSummary } from "../memory/working-state.js";
 import {
   HANDOFF_SCHEMA,
   HANDOFF_SCHEMA_VERSION,
+  type Acceptance,
+  type AcceptanceVerdict,
   type BudgetsSnapshot,
   type CommitSummary,
   type Diffstat,
@@ -163,6 +165,21 @@ function openQuestion(v: unknown, p: string): OpenQuestion {
   };
 }
 
+function acceptance(v: unknown, p: string): Acceptance {
+  const o = obj(v, p);
+  return {
+    rounds: num(o.rounds, `${p}.rounds`),
+    revisions: num(o.revisions, `${p}.revisions`),
+    satisfied: bool(o.satisfied, `${p}.satisfied`),
+    verdicts: list(verdict)(o.verdicts, `${p}.verdicts`),
+  };
+}
+
+function verdict(v: unknown, p: string): AcceptanceVerdict {
+  const o = obj(v, p);
+  return { criterion: str(o.criterion, `${p}.criterion`), met: bool(o.met, `${p}.met`), reason: str(o.reason, `${p}.reason`) };
+}
+
 /** The value as a Handoff, or a HandoffFormatError naming the first wrong path. */
 export function validateHandoff(value: unknown): Handoff {
   const o = obj(value, "$");
@@ -195,5 +212,6 @@ export function validateHandoff(value: unknown): Handoff {
     usage: nullable(usage)(o.usage, "$.usage"),
     failure: nullable(failure)(o.failure, "$.failure"),
     open_question: o.open_question === undefined ? null : nullable(openQuestion)(o.open_question, "$.open_question"),
+    acceptance: o.acceptance === undefined ? null : nullable(acceptance)(o.acceptance, "$.acceptance"),
   };
 }

@@ -1,6 +1,6 @@
-import { buildHandoff, type GitFacts, type Handoff } from "@hatloop/context";
+import { buildHandoff, type Acceptance, type GitFacts, type Handoff } from "@hatloop/context";
 import type { GitPort } from "../ports/git.js";
-import { runtimeMs, type LoopState } from "../state/loop-state.js";
+import { revisionsOf, runtimeMs, type LoopState } from "../state/loop-state.js";
 import type { CheckpointReason, Store } from "../store/port.js";
 import type { FailureContext, HandoffBuilder } from "./draft.js";
 
@@ -46,10 +46,17 @@ export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number
         budgets: session.budgets,
       },
       failure: failure ?? null,
+      acceptance: acceptanceOf(state.grades),
       completed: reason === "completion",
     });
     return handoff;
   };
+}
+
+function acceptanceOf(grades: Readonly<LoopState>["grades"]): Acceptance | null {
+  const last = grades.at(-1);
+  if (!last) return null;
+  return { rounds: grades.length, revisions: revisionsOf(grades), satisfied: last.satisfied, verdicts: last.verdicts };
 }
 
 function fallbackFacts(state: Readonly<LoopState>, gitCommit: string | null): GitFacts {

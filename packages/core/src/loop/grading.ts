@@ -55,8 +55,7 @@ export async function gradeCompletion(ctx: LoopContext, gates: GateReport): Prom
       if (event.type === "retry") {
         const { attempt, waitMs, status, reason } = event;
         report(ctx, { type: "model.retry", data: { attempt, waitMs, status, reason: `grader: ${reason}` } });
-      }
-      else if (event.type === "notice") report(ctx, { type: "model.notice", data: { message: event.message } });
+      } else if (event.type === "notice") report(ctx, { type: "model.notice", data: { message: event.message } });
     });
   } catch (error) {
     if (error instanceof LeaseLostError) throw error;

@@ -83,7 +83,11 @@ export interface SavedLoopState {
  * The loop state of a session as its row says, before any checkpoint is restored into it: what a new
  * session starts with, and what restore (loop/restore.ts) fills in from the newest checkpoint.
  */
-export function sessionState(session: SessionRecord, hat: Hat, run: Pick<LoopState, "nextSeq" | "checklist" | "runStartedAt" | "grades">): LoopState {
+export function sessionState(
+  session: SessionRecord,
+  hat: Hat,
+  run: Pick<LoopState, "nextSeq" | "checklist" | "runStartedAt" | "grades">,
+): LoopState {
   return {
     session,
     hat,

@@ -80,9 +80,11 @@ export function describeEvent(event: LoopEvent): string | null {
     case "grader.verdict": {
       const d = event.data;
       const met = d.verdicts.filter((v) => v.met).length;
-      const then = { complete: "satisfied", revise: `revision ${d.revisions} of ${d.maxRevisions}`, stop: "revisions used up: stopping" }[d.action];
-      const unmet = d.verdicts.filter((v) => !v.met).map((v) => `\n     ✗ ${v.criterion}: ${v.reason}`);
-      return `   grader: ${met}/${d.verdicts.length} criteria met => ${then}${unmet.join("")}`;
+      const then = { complete: "satisfied", revise: `revision ${d.revisions} of ${d.maxRevisions}`, stop: "revisions used up: stopping" }[
+        d.action
+      ];
+      const unmet = d.verdicts.filter((v) => !v.met).map((v) => `${v.criterion} (${v.reason})`);
+      return `   grader: ${met}/${d.verdicts.length} criteria met => ${then}${unmet.length ? `; unmet: ${unmet.join("; ")}` : ""}`;
     }
     case "health.warning":
       return `   ! loop health (${event.data.kind}, ${event.data.level}): ${event.data.message}`;

@@ -35,6 +35,17 @@ export function detailOf(event: LoopEvent): EntryDetail | undefined {
           .join("\n\n"),
         ref: { kind: "gate", iteration: event.iteration },
       };
+    case "grader.verdict": {
+      const d = event.data;
+      const then = { complete: "all met", revise: `revision ${d.revisions} of ${d.maxRevisions}`, stop: "revisions used up" }[d.action];
+      return {
+        title: `grader · round ${d.round} · ${then} · iteration ${event.iteration}`,
+        body: [
+          ...d.verdicts.map((v) => `${v.met ? "✓" : "✗"} ${v.criterion}\n  ${v.reason}`),
+          `(${d.model}, $${d.costUsd.toFixed(4)})`,
+        ].join("\n\n"),
+      };
+    }
     case "error":
       return { title: `${event.data.fatal ? "error" : "warning"} · iteration ${event.iteration}`, body: event.data.message };
     default:

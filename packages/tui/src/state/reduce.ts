@@ -196,6 +196,8 @@ function toneOf(event: LoopEvent): Tone {
       return "you";
     case "gate.result":
       return event.data.passed ? "good" : "error";
+    case "grader.verdict":
+      return event.data.satisfied ? "good" : event.data.action === "stop" ? "error" : "warn";
     case "signal.checklist":
       return event.data.status === "done" ? "good" : "error";
     case "error":
