@@ -170,6 +170,36 @@ describe("the pages", () => {
 });
 
 describe("the live streams", () => {
+  it("show a grading's verdicts criterion by criterion, the unmet ones open", async () => {
+    const { backend, request, logIn } = setUp();
+    backend.addSession("s-1");
+    const { cookie } = await logIn();
+    const res = await request("/live/sessions/s-1?after=0", { cookie });
+    const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const verdicts = [
+      { criterion: "names <every> flag", met: true, reason: "UPGRADE.md lists them" },
+      { criterion: "has examples", met: false, reason: "none for --legacy" },
+    ];
+    const data = {
+      round: 1,
+      satisfied: false,
+      verdicts,
+      revisions: 1,
+      maxRevisions: 3,
+      action: "revise" as const,
+      model: "m",
+      usage,
+      costUsd: 0,
+    };
+    setTimeout(() => backend.emit("s-1", { type: "grader.verdict", data, iteration: 3 }), 50);
+    const text = await readEvents(res, (t) => t.includes("none for --legacy"));
+    expect(text).toContain("1/2 criteria met");
+    expect(text).toContain("revision 1 of 3");
+    expect(text).toContain('<details open="">');
+    expect(text).toContain("✓ names &lt;every&gt; flag");
+    expect(text).toContain("✗ has examples");
+  });
+
   it("push a session's new events to its page, after what was stored since the page was drawn", async () => {
     const { backend, request, logIn } = setUp();
     backend.addSession("s-1");

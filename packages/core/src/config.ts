@@ -247,7 +247,9 @@ export const configSchema = z
           .describe(
             "Revisions the grader may send back before the session stops with `grader:max_revisions_reached` (exit 1, resumable); see [loop.md](loop.md#acceptance-criteria-and-the-grader).",
           ),
-        maxDiffChars: positiveInt.default(100_000).describe("The grader sees the worktree's diff against the base cut at this many characters."),
+        maxDiffChars: positiveInt
+          .default(100_000)
+          .describe("The grader sees the worktree's diff against the base cut at this many characters."),
       })
       .strict()
       .default({ maxRevisions: 3, maxDiffChars: 100_000 }),

@@ -3,7 +3,7 @@ import type { StoredLoopEvent } from "../backend.js";
 
 // A session's activity stream, one list item per event worth showing: iteration headers with their
 // time, the model's text as it streamed, tool calls, and results that open whole (fetched when
-// opened), gates check by check; every other event as the line the terminal prints for it.
+// opened), gates check by check, the grader's verdicts criterion by criterion; every other event as the line the terminal prints for it.
 
 /** Events the stream does not show: the charts and the page's head show them instead. */
 const QUIET = new Set(["context.gauge", "usage.total", "iteration.end", "model.request"]);

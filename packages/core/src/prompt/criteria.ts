@@ -3,7 +3,7 @@
 // the same or a higher level. `--criteria FILE` appends the file under that heading (withCriteria),
 // so the worker reads the criteria with the task and a resumed or queued session keeps them.
 
-export const CRITERIA_HEADING = "## Acceptance criteria";
+const CRITERIA_HEADING = "## Acceptance criteria";
 
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const NAMES = /^(acceptance criteria|done when|definition of done)\s*:?$/i;

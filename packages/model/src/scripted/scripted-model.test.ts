@@ -17,6 +17,24 @@ const twoTurns = [
 ];
 
 describe("ScriptedModel", () => {
+  it("plays the grader's requests from the grader lines, whatever their model, without moving the main turns", async () => {
+    const lines = [
+      ...twoTurns,
+      '{"for": "grader", "tools": [{"name": "record_verdicts", "input": {"verdicts": []}}]}',
+      '{"for": "grader", "text": "second grading"}',
+    ];
+    const scripted = model(lines);
+    const grading = { ...request(), model: "claude-haiku-4-5", purpose: "grader" as const };
+    const first = await scripted.complete(grading);
+    expect(first.message.content).toEqual([{ type: "tool_use", id: "toolu_grade1_1", name: "record_verdicts", input: { verdicts: [] } }]);
+    expect(scripted.position).toBe(0);
+    expect((await scripted.complete(request())).message.content).toHaveLength(3);
+    // A resumed session skips the gradings it stored.
+    const resumed = model(lines, { graderStartAt: 1 });
+    expect((await resumed.complete(grading)).message.content).toEqual([{ type: "text", text: "second grading" }]);
+    await expect(resumed.complete(grading)).rejects.toThrow(/no grader turn left/);
+  });
+
   it("streams a turn's text in several deltas and returns its tool calls with deterministic ids", async () => {
     const seen = collect();
     const response = await model(twoTurns).complete(request(), seen.onEvent);

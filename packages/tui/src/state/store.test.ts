@@ -145,6 +145,30 @@ describe("TUI store", () => {
     expect(texts.at(-1)).toBe("   checklist + 2. inject the clock");
   });
 
+  it("shows a grading as one line, its tone by the outcome, and every verdict with its reason when opened", () => {
+    const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 0 });
+    const usage = { inputTokens: 900, outputTokens: 80, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const verdicts = [
+      { criterion: "the guide names every flag", met: true, reason: "UPGRADE.md lists them" },
+      { criterion: "each change has an example", met: false, reason: "no example for --legacy" },
+    ];
+    const base = { round: 1, satisfied: false, verdicts, revisions: 1, maxRevisions: 3, model: "claude-haiku-4-5", usage, costUsd: 0.0012 };
+    store.push(event("grader.start", { round: 1, criteria: 2, model: "claude-haiku-4-5" }, 4));
+    store.push(event("grader.verdict", { ...base, action: "revise" }, 4));
+    store.push(event("grader.verdict", { ...base, round: 2, revisions: 4, action: "stop" }, 9));
+    const [start, revise, stop] = store.getState().activity;
+    expect(start?.text).toBe("grading 2 acceptance criteria (round 1, claude-haiku-4-5)");
+    expect(revise).toMatchObject({
+      tone: "warn",
+      text: "grader: 1/2 criteria met => revision 1 of 3; unmet: each change has an example (no example for --legacy)",
+    });
+    expect(revise?.detail).toEqual({
+      title: "grader · round 1 · revision 1 of 3 · iteration 4",
+      body: "✓ the guide names every flag\n  UPGRADE.md lists them\n\n✗ each change has an example\n  no example for --legacy\n\n(claude-haiku-4-5, $0.0012)",
+    });
+    expect(stop).toMatchObject({ tone: "error", text: expect.stringContaining("revisions used up: stopping") as string });
+  });
+
   it("keeps what opening an entry shows, and where the rest of it is stored", () => {
     const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 0 });
     store.push(event("tool.call", { id: "tu_1", name: "read_file", summary: "src/a.ts" }, 2));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { said, newCheckpoint, type StoreUnderTest } from "./kit.js";
+import { said, usage, newCheckpoint, type StoreUnderTest } from "./kit.js";
 
 /** The store contract: checkpoints, events, the checklist and memories. */
 export function describeRecordsContract(t: StoreUnderTest): void {
@@ -130,7 +130,9 @@ export function describeRecordsContract(t: StoreUnderTest): void {
         round,
         iteration: round * 3,
         satisfied,
-        verdicts: [{ criterion: "the guide names every flag", met: satisfied, reason: `round ${round}: token sk-ant-api03-${"x".repeat(40)}` }],
+        verdicts: [
+          { criterion: "the guide names every flag", met: satisfied, reason: `round ${round}: token sk-ant-api03-${"x".repeat(40)}` },
+        ],
         model: "claude-haiku-4-5",
         usage,
         costUsd: 0.01,
@@ -144,7 +146,11 @@ export function describeRecordsContract(t: StoreUnderTest): void {
         [1, 3, false, 0.01],
         [2, 6, true, 0.01],
       ]);
-      expect(listed[0]).toMatchObject({ model: "claude-haiku-4-5", usage, verdicts: [{ criterion: "the guide names every flag", met: false }] });
+      expect(listed[0]).toMatchObject({
+        model: "claude-haiku-4-5",
+        usage,
+        verdicts: [{ criterion: "the guide names every flag", met: false }],
+      });
       expect(await t.store.grades.list(await t.session())).toEqual([]);
     });
   });
