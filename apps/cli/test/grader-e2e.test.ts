@@ -118,6 +118,44 @@ describe("the grader of acceptance criteria, end to end", () => {
     expect(start?.data.task).toBe("write notes\n\n## Acceptance criteria\n\n- NOTES.md says why");
   });
 
+  it("stops when the revisions allowed are used up (exit 1), and keeps their count across a resume", async () => {
+    const { root, repo, env } = setup();
+    const scenario = join(root, "scenario.jsonl");
+    const lines = [
+      {
+        tools: [
+          { name: "write_file", input: { path: "NOTES.md", content: "n\n" } },
+          { name: "task_complete", input: { summary: "s" } },
+        ],
+      },
+      { for: "grader", tools: [{ name: "record_verdicts", input: { verdicts: verdict([false]) } }] },
+      {
+        tools: [
+          { name: "write_file", input: { path: "NOTES.md", content: "n2\n" } },
+          { name: "task_complete", input: { summary: "s" } },
+        ],
+      },
+      { for: "grader", tools: [{ name: "record_verdicts", input: { verdicts: verdict([false]) } }] },
+    ];
+    writeFileSync(scenario, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const task = "write notes\n\n## Done when\n\n- NOTES.md says why";
+    const run = await runHatloop(["run", task, "--repo", repo, "--hat", "editor", "--model", `scripted:${scenario}`, "--json"], {
+      ...env,
+      HATLOOP_GRADER__MAX_REVISIONS: "0",
+    });
+    expect(run.code).toBe(1);
+    const end = eventsOf(run.stdout).find((e) => e.type === "session.end");
+    expect(end?.data).toMatchObject({
+      status: "stopped",
+      reason: "grader:max_revisions_reached (1 of 1 acceptance criteria unmet after 0 revisions)",
+    });
+    // One revision allowed now; the grading before the resume already used it.
+    const resumed = await runHatloop(["resume", end!.sessionId, "--json"], { ...env, HATLOOP_GRADER__MAX_REVISIONS: "1" });
+    expect(resumed.code).toBe(1);
+    const verdicts = eventsOf(resumed.stdout).filter((e) => e.type === "grader.verdict");
+    expect(verdicts.map((e) => [e.data.round, e.data.revisions, e.data.action])).toEqual([[2, 2, "stop"]]);
+  });
+
   it("refuses a criteria file it cannot read with one line and exit 2, creating nothing", async () => {
     const { root, repo, env } = setup();
     const run = await runHatloop(["run", "write notes", "--criteria", join(root, "missing.md"), "--repo", repo, "--plain"], env);
