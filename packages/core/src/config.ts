@@ -95,7 +95,9 @@ const hooksConfigSchema = z
     onComplete: hookTargets
       .optional()
       .describe("A shell command or http(s) URL (or a list of them) run when a session completes; see [hooks.md](hooks.md)."),
-    onFail: hookTargets.optional().describe("Command or URL (or a list) run when a session fails or a loop-health stop ends it."),
+    onFail: hookTargets
+      .optional()
+      .describe("Command or URL (or a list) run when a session fails or a stop ends it (loop health, the grader's revisions used up)."),
     onPause: hookTargets
       .optional()
       .describe("Command or URL (or a list) run when a session pauses (budget, Ctrl-C, `hatloop stop`, the TUI's pause)."),
