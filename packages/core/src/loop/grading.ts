@@ -28,8 +28,8 @@ export type Grading =
   | { kind: "exhausted"; ending: Ending }
   | { kind: "unjudged" };
 
-/** The grader's answer is short: a verdict and a reason per criterion. */
-const GRADER_MAX_TOKENS = 4_096;
+/** The grader's answer is short: a verdict and a reason per criterion (8,192 is within every current model's limit). */
+const GRADER_MAX_TOKENS = 8_192;
 
 /** Grades the task's acceptance criteria; null when there is nothing to grade (no criteria, or no grader wired). */
 export async function gradeCompletion(ctx: LoopContext, gates: GateReport): Promise<Grading | null> {
@@ -74,7 +74,8 @@ export async function gradeCompletion(ctx: LoopContext, gates: GateReport): Prom
     },
   });
   const call = toolUseBlocks(response).find((b) => b.name === VERDICTS_TOOL);
-  const answer = call ? verdictsOf(call.input, criteria) : { problem: `it did not call ${VERDICTS_TOOL}` };
+  const cut = response.truncatedTools?.includes(VERDICTS_TOOL) ? " (its call was cut at the output limit)" : "";
+  const answer = call ? verdictsOf(call.input, criteria) : { problem: `it did not call ${VERDICTS_TOOL}${cut}` };
   if ("problem" in answer) return unjudged(ctx, `its answer was unusable: ${answer.problem}`);
 
   const satisfied = answer.verdicts.every((v) => v.met);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { git, isolateGit, tempRepo, writeFiles } from "../test-support/fixtures.js";
 import { commitAll, hasChangesSince, headCommit, resetTo } from "./commits.js";
-import { gitFacts } from "./facts.js";
+import { gitFacts, worktreeDiff } from "./facts.js";
 
 beforeAll(isolateGit);
 
@@ -137,5 +137,26 @@ describe("gitFacts", () => {
       diffstat: { filesChanged: 0, insertions: 0, deletions: 0 },
       commits: [],
     });
+  });
+});
+
+describe("worktreeDiff", () => {
+  it("is the patch of committed, uncommitted and untracked changes against the base, leaving the index alone", async () => {
+    const repo = tempRepo({ "a.txt": "a\n", "gone.txt": "g\n" });
+    const base = await headCommit(repo);
+    writeFiles(repo, { "a.txt": "a2\n" });
+    await commitAll(repo, "checkpoint");
+    writeFiles(repo, { "b.txt": "staged\n", "new/c.txt": "untracked\n" });
+    git(repo, "add", "b.txt");
+    rmSync(path.join(repo, "gone.txt"));
+    const statusBefore = git(repo, "status", "--porcelain");
+    const patch = await worktreeDiff(repo, base, 100_000);
+    expect(patch).toContain("+a2");
+    expect(patch).toContain("diff --git a/b.txt b/b.txt");
+    expect(patch).toContain("+untracked");
+    expect(patch).toContain("deleted file mode");
+    expect(git(repo, "status", "--porcelain")).toBe(statusBefore);
+    const cut = await worktreeDiff(repo, base, 40);
+    expect(cut).toMatch(/^[\s\S]{40}\n\[\.\.\. the diff is cut here: \d+ characters in all\]$/);
   });
 });
