@@ -3,18 +3,20 @@ import { tmpdir } from "node:os";
 import { errorMessage } from "@hatloop/context";
 import { startPglite } from "./embedded/pglite-start.js";
 import { readSeed, writeSeed } from "./embedded/seed.js";
+import { migratedTemplate } from "./postgres-template.js";
 import postgres from "postgres";
 import { openStore, type DbStore } from "./store.js";
 
 // Isolated databases for tests. PGlite: every store starts from a migrated template dump (0.5 s instead
 // of 2.5 s for initdb). Postgres (HATLOOP_TEST_DATABASE_URL): every store gets a database of its own,
-// dropped on close, so suites can run in parallel and twice in a row.
+// copied from a migrated template database and dropped on close, so suites can run in parallel and
+// twice in a row.
 
 export type TestDriver = "pglite" | "postgres";
 
 export async function openTestStore(driver: TestDriver = "pglite"): Promise<DbStore> {
   if (driver === "pglite") return openStore({ url: "memory://", loadDataDir: await pgliteTemplate() });
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   const store = await openStore({ url: database.url });
   const close = store.close.bind(store);
   store.close = async () => {
@@ -24,14 +26,19 @@ export async function openTestStore(driver: TestDriver = "pglite"): Promise<DbSt
   return store;
 }
 
-/** A new, empty Postgres database on the HATLOOP_TEST_DATABASE_URL server; `drop()` removes it. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new Postgres database on the HATLOOP_TEST_DATABASE_URL server; `drop()` removes it. Empty, or with
+ * `migrated`, a copy of a migrated template (postgres-template.ts): 0.15 s instead of 1.5-1.9 s of
+ * migrations, for a test that is not about a first start on an empty database.
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.HATLOOP_TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("HATLOOP_TEST_DATABASE_URL is not set");
   const name = `${testDatabasePrefix()}_${randomBytes(5).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
   try {
-    await admin.unsafe(`create database ${name}`);
+    const template = options.migrated ? ` template ${await migratedTemplate(adminUrl)}` : "";
+    await admin.unsafe(`create database ${name}${template}`);
   } catch (error) {
     throw new Error(`HATLOOP_TEST_DATABASE_URL is set but Postgres is unusable (${adminUrl}): ${errorMessage(error)}`, {
       cause: error,

@@ -54,6 +54,29 @@ describe("migrations from an empty database", () => {
     }
   });
 
+  it(
+    "postgres: a migrated test database is a current copy of the template, which takes no connections",
+    { tags: ["postgres"] },
+    async () => {
+      const migrated = await createTestDatabase({ migrated: true });
+      try {
+        const database = await openDb({ url: migrated.url });
+        try {
+          expect(await tablesAndMigrations(database)).toEqual({ tables: TABLES, applied: journal.entries.length });
+          const templates = (await database.db.execute(
+            "select datallowconn from pg_database where datistemplate and datname like 'hatloop_template_%'",
+          )) as unknown as Array<{ datallowconn: boolean }>;
+          expect([...templates].length).toBeGreaterThan(0);
+          expect([...templates].every((t) => !t.datallowconn)).toBe(true);
+        } finally {
+          await database.close();
+        }
+      } finally {
+        await migrated.drop();
+      }
+    },
+  );
+
   it("names an unreachable Postgres in one line, with the cause and without the password", async () => {
     const opening = openDb({ url: "postgres://u:secret@127.0.0.1:1/x" });
     await expect(opening).rejects.toThrow(DatabaseUnavailableError);

@@ -43,7 +43,7 @@ describeOnDrivers("chaos on %s", (driver) => {
     const next = random(seed);
     const { repo, root } = makeRepo();
     const home = mkdtempSync(join(tmpdir(), "hatloop-chaos-"));
-    const database = driver === "postgres" ? await createTestDatabase() : null;
+    const database = driver === "postgres" ? await createTestDatabase({ migrated: true }) : null;
     const env = {
       HATLOOP_HOME: home,
       HATLOOP_CONFIG: join(home, "none.json"),

@@ -34,7 +34,7 @@ describeOnDrivers("context management end to end on %s", (driver) => {
     const scenario = join(root, "scenario.jsonl");
     writeFileSync(scenario, `${turns.join("\n")}\n`);
     const home = mkdtempSync(join(tmpdir(), "hatloop-ctx-"));
-    const database = driver === "postgres" ? await createTestDatabase() : null;
+    const database = driver === "postgres" ? await createTestDatabase({ migrated: true }) : null;
     const env = {
       HATLOOP_HOME: home,
       HATLOOP_CONFIG: join(home, "none.json"),

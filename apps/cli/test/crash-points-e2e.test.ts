@@ -295,7 +295,7 @@ describe("crash points on Postgres", { tags: ["postgres"] }, () => {
   it("fences out a runner whose event loop stalled past its lease: it stops and writes nothing, usage is counted once", async () => {
     // On Postgres: with the embedded database, the stalled process also serves the database, so no
     // one can take over while it stalls, and when it wakes it renews before anyone else gets in.
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ migrated: true });
     const { env: base, run } = setup(hatChange, "planner");
     const env = { ...base, DATABASE_URL: database.url };
     // The stall outlasts its 2 s lease by far, so the takeover gets in first even on a loaded machine.

@@ -52,7 +52,7 @@ const running = (w: WorkerProcess) => {
 
 describe("fleet (Postgres, processes, bare remote)", { tags: ["postgres"] }, () => {
   it("ten sessions, three workers, one SIGKILLed and one drained: every session completes exactly once per iteration, its branch pushed", async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ migrated: true });
     const store = await openStore({ url: database.url });
     const { root, remote } = bareRemote();
     const env = fleetEnv(database.url, root);

@@ -31,7 +31,7 @@ const checkpoint = {
 
 describe("fleet fencing on the checkpoint path", { tags: ["postgres"] }, () => {
   it("a runner whose lease was taken cannot push its branch or write a checkpoint", async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ migrated: true });
     const store = await openStore({ url: database.url });
     const { root, remote } = bareRemote();
     const git = (cwd: string, ...args: string[]) =>

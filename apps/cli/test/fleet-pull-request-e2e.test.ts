@@ -12,7 +12,7 @@ import { bareRemote, fleetScenario, startWorker } from "./support/fleet.js";
 
 describe("the fleet: --pr and hooks", { tags: ["postgres"] }, () => {
   it("the worker opens the pull request of a session submitted with --pr, and runs its own onComplete hook", async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ migrated: true });
     onTestFinished(() => database.drop());
     const { root, remote } = bareRemote();
     const base = { DATABASE_URL: database.url, HATLOOP_HOME: join(root, "home"), HATLOOP_CONFIG: join(root, "none.json") };

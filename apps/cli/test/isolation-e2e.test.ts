@@ -38,7 +38,7 @@ async function peek(driver: string, isolate: "auto" | "off"): Promise<string> {
     ],
   });
   // On Postgres, a password in the --db URL on hatloop's command line (trust authentication ignores it).
-  const database = driver === "postgres" ? await createTestDatabase() : null;
+  const database = driver === "postgres" ? await createTestDatabase({ migrated: true }) : null;
   const db = database ? ["--db", database.url.replace("://postgres@", `://postgres:${PASSWORD}@`)] : [];
   const { repo } = makeRepo();
   const home = mkdtempSync(join(tmpdir(), "hatloop-home-"));

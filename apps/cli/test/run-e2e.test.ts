@@ -47,6 +47,7 @@ describeOnDrivers("hatloop run end to end on %s", (driver) => {
     fake = await startFakeAnthropic({ replies });
     const { repo } = makeRepo();
     const home = mkdtempSync(join(tmpdir(), "hatloop-home-"));
+    // An empty database: this run is the one that migrates it (the other files start from a migrated copy).
     const database = driver === "postgres" ? await createTestDatabase() : null;
     const env = {
       HATLOOP_HOME: home,

@@ -91,7 +91,7 @@ beforeAll(async () => {
   });
   const home = mkdtempSync(join(tmpdir(), "hatloop-secrets-"));
   if (process.env.HATLOOP_TEST_DATABASE_URL) {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ migrated: true });
     const url = new URL(database.url);
     url.password = secrets.dbPassword; // the local test server trusts; the password only has to be in the URL
     databaseUrl = url.toString();

@@ -61,7 +61,7 @@ describeOnDrivers("hatloop watch and logs -f on %s", (driver) => {
   it("follow a running session from another process: they show what came before, then every new event, in order", async () => {
     const { repo, root } = makeRepo();
     const home = mkdtempSync(join(tmpdir(), "hatloop-watch-"));
-    const database = driver === "postgres" ? await createTestDatabase() : null;
+    const database = driver === "postgres" ? await createTestDatabase({ migrated: true }) : null;
     const env = {
       HOME: home,
       HATLOOP_HOME: home,

@@ -157,7 +157,7 @@ export interface Fleet {
 
 /** A test's own database, bare remote and environment; its workers are killed and the database dropped after. */
 export async function withFleet(test: (fleet: Fleet) => Promise<void>, extraEnv: Record<string, string> = {}): Promise<void> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   const store = await openStore({ url: database.url });
   const { root, remote } = bareRemote();
   const fleet: Fleet = { store, root, remote, env: fleetEnv(database.url, root, extraEnv), workers: [] };
