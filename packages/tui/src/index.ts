@@ -2,7 +2,7 @@ export { createTuiStore, type TuiStore } from "./state/store.js";
 export { initialState, isLiveStatus } from "./state/initial.js";
 export { applyEvent, MAX_ENTRIES } from "./state/reduce.js";
 export type { ActivityEntry, DetailRef, Snapshot, TuiState } from "./state/types.js";
-export { SessionView, type LoopControls, type SessionViewProps } from "./views/SessionView.js";
+export { SessionView, type ChangesLoader, type LoopControls, type SessionViewProps } from "./views/SessionView.js";
 export { SessionList, type ListAction, type ListChoice, type ListRow, type ListSource, type ListState } from "./views/SessionList.js";
 export type { CostFigures } from "./components/cost-lines.js";
 export { mountSession, chooseSession, summaryLine, type MountedView } from "./render.js";

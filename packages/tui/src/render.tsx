@@ -1,7 +1,7 @@
 import { formatCost, formatDuration, shortId } from "@hatloop/core";
 import { render } from "ink";
 import { SessionList, type ListChoice, type ListRow, type ListSource, type ListState } from "./views/SessionList.js";
-import { SessionView, type DetailLoader, type LoopControls } from "./views/SessionView.js";
+import { SessionView, type ChangesLoader, type DetailLoader, type LoopControls } from "./views/SessionView.js";
 import type { TuiStore } from "./state/store.js";
 import type { TuiState } from "./state/types.js";
 import { VIEW_OPTIONS } from "./view-options.js";
@@ -46,7 +46,8 @@ export function mountSession(
     onQuit,
     onInterrupt,
     details,
-  }: { controls?: LoopControls; onQuit?: () => void; onInterrupt?: () => void; details?: DetailLoader } = {},
+    changes,
+  }: { controls?: LoopControls; onQuit?: () => void; onInterrupt?: () => void; details?: DetailLoader; changes?: ChangesLoader } = {},
 ): MountedView {
   let close = () => {};
   const closed = new Promise<void>((resolve) => {
@@ -59,6 +60,7 @@ export function mountSession(
           controls={controls}
           onInterrupt={onInterrupt}
           details={details}
+          changes={changes}
           onQuit={() => {
             onQuit?.();
             if (!controls) close();

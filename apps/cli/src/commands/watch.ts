@@ -9,6 +9,7 @@ import { followAsLines } from "../sinks/follow-lines.js";
 import { printedEvents } from "../sinks/printed.js";
 import { outputMode, type OutputMode } from "../ui/output-mode.js";
 import { entryDetails } from "../ui/entry-details.js";
+import { worktreeChanges } from "../ui/worktree-changes.js";
 import { hatHistory } from "../ui/history.js";
 import { snapshotOf } from "../ui/snapshot.js";
 import { runClock, whenRunGone } from "../ui/watched-run.js";
@@ -74,7 +75,11 @@ async function watchInTui(store: Store, attached: SessionRecord): Promise<void> 
   whenRunGone(store, session.id, stop.signal, () => {
     if (tui.isLiveStatus(ui.getState().status)) tui.showRunGone(ui, resume);
   });
-  const view = tui.mountSession(ui, { onQuit: () => stop.abort(), details: entryDetails(store, session.id) });
+  const view = tui.mountSession(ui, {
+    onQuit: () => stop.abort(),
+    details: entryDetails(store, session.id),
+    changes: worktreeChanges(store, session.id),
+  });
   // Live events (not the replayed tail) ring the terminal when the session needs the user.
   const following = followEvents(
     store,

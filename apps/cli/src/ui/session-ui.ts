@@ -11,6 +11,7 @@ import { printError, printText } from "../output/print.js";
 import { printedEvents } from "../sinks/printed.js";
 import type { OutputMode } from "./output-mode.js";
 import { entryDetails } from "./entry-details.js";
+import { worktreeChanges } from "./worktree-changes.js";
 import { hatHistory } from "./history.js";
 import { snapshotOf } from "./snapshot.js";
 
@@ -64,6 +65,7 @@ export async function openSessionUi(mode: OutputMode, session: SessionRecord, st
     onQuit: () => controls.interrupt(),
     onInterrupt: interrupt,
     details: entryDetails(store, session.id),
+    changes: worktreeChanges(store, session.id),
   });
   let last: LoopEvent | null = null;
   // What comes after the end (a pull request, a hook's failure) is printed with it when the view closes.

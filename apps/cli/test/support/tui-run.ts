@@ -11,8 +11,8 @@ import type { Tmux } from "./tmux.js";
 
 export const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
 
-/** `plan`: a turn whose text names the items, then adds them with `CHECKLIST_ADD:<n>:<item>` lines. */
-export type Step = { write: string } | { hold: string } | { ask: string } | { plan: string[] } | { complete: true };
+/** `write`: a turn that writes a note (`text`: what the model says with it); `plan`: a turn whose text names the items, then adds them with `CHECKLIST_ADD:<n>:<item>` lines. */
+export type Step = { write: string; text?: string } | { hold: string } | { ask: string } | { plan: string[] } | { complete: true };
 
 export interface TuiRun {
   home: string;
@@ -37,7 +37,7 @@ export function tuiRun(steps: Step[], extraEnv = ""): TuiRun & { scenario: strin
   const turns = steps.map((s, i) =>
     "write" in s
       ? {
-          text: `Step ${i + 1}: writing ${s.write}.`,
+          text: s.text ?? `Step ${i + 1}: writing ${s.write}.`,
           tools: [{ name: "write_file", input: { path: `notes/${s.write}.txt`, content: `${s.write}\n` } }],
           delay_ms: 5,
           chunk_chars: 16,

@@ -1,14 +1,14 @@
 import { withoutSignals } from "../state/signals.js";
 import type { EntryDetail, TuiState } from "../state/types.js";
-import { lineAt } from "./activity-lines.js";
+import { lineAt, type ActivityShape } from "./activity-lines.js";
 import type { Selected } from "./ActivityPane.js";
 
 // The selected activity entry is the one Enter opens: a search's match while it is still in the
 // buffer, otherwise the entry at the bottom of the view (the newest one while following).
 
-export function selectionOf(state: TuiState, explicit: number | null, offset: number, width: number): Selected | null {
+export function selectionOf(state: TuiState, explicit: number | null, offset: number, shape: ActivityShape): Selected | null {
   if (explicit !== null && state.activity.some((e) => e.id === explicit)) return explicit;
-  const bottom = lineAt(state, width, offset);
+  const bottom = lineAt(state, shape, offset);
   return bottom ? (bottom.entry ?? "stream") : null;
 }
 

@@ -12,10 +12,14 @@ export const KEYS: KeyHelp[] = [
   { keys: "s", does: "stop: finish the iteration, checkpoint, end the run (resumable; exit 130)", only: "run" },
   { keys: ":", does: "steer: a message for the next iteration (Esc discards)", only: "run" },
   { keys: "a", does: "answer the agent's question (when it asks one; Esc discards)", only: "run" },
-  { keys: "↑ ↓ PgUp PgDn", does: "scroll the focused pane" },
-  { keys: "Home End", does: "oldest / newest (End follows the stream again)" },
-  { keys: "[ ]", does: "previous / next iteration in the activity" },
+  { keys: "↑ ↓ PgUp PgDn j k ^U ^D", does: "scroll the focused pane (Ctrl-U / Ctrl-D: half a page)" },
+  { keys: "Home End g G", does: "oldest / newest (End follows the stream again)" },
+  { keys: "[ ] { }", does: "previous / next iteration; previous / next hat" },
+  { keys: "e", does: "the newest error, then older ones" },
+  { keys: "z Z", does: "fold / unfold the marked entry's iteration; all of them" },
   { keys: "Enter", does: "open the marked entry (the bottom one) whole; Esc or q returns" },
+  { keys: "y o", does: "copy the marked entry (OSC 52); show it in $PAGER" },
+  { keys: "f", does: "files changed, by checkpoint, with their diffs (o pager, e editor)" },
   { keys: "/ n N", does: "search the activity; next older / next newer match (Esc clears)" },
   { keys: "Tab", does: "switch focus: activity, checklist, scratchpad" },
   { keys: "?", does: "this help" },
@@ -33,7 +37,7 @@ export interface KeyState {
   /** The agent asked a question and the run waits for the answer. */
   waiting: boolean;
   scrolled: boolean;
-  overlay: "help" | "steer" | "answer" | "quit" | "search" | "detail" | null;
+  overlay: "help" | "steer" | "answer" | "quit" | "search" | "detail" | "files" | null;
   /** A search is on: which match is selected (1-based) of how many. */
   search: { index: number; count: number } | null;
 }
@@ -46,7 +50,8 @@ export function footerText(k: KeyState, width: number): string {
     parts = ["Enter send", "Esc discard", "←→ Home End move", "Ctrl-U clear", "Ctrl-C interrupt"];
   else if (k.overlay === "quit") parts = ["y quit", "n stay", "Ctrl-C interrupt"];
   else if (k.overlay === "search") parts = ["Enter find", "Esc cancel", "←→ Home End move", "Ctrl-U clear"];
-  else if (k.overlay === "detail") parts = ["↑↓ PgUp PgDn scroll", "Home End top / bottom", "Esc back"];
+  else if (k.overlay === "files") parts = ["←→ checkpoint", "↑↓ file", "PgUp PgDn ^U ^D diff", "o pager", "e editor", "y copy", "Esc back"];
+  else if (k.overlay === "detail") parts = ["↑↓ PgUp PgDn scroll", "Home End top / bottom", "y copy", "o pager", "Esc back"];
   else {
     const loop = k.controls && k.live ? [...(k.waiting ? ["a answer"] : []), k.paused ? "p continue" : "p pause", "s stop", ": steer"] : [];
     const found = k.search ? [k.search.count ? `match ${k.search.index}/${k.search.count}` : "no match", "n N next", "Esc clear"] : [];
@@ -58,6 +63,7 @@ export function footerText(k: KeyState, width: number): string {
       "↑↓ scroll",
       ...(k.scrolled ? ["End follow"] : []),
       "[ ] iteration",
+      "f files",
       "Tab focus",
       "? help",
       k.controls ? "q quit" : "q detach",
@@ -83,6 +89,7 @@ export function footerText(k: KeyState, width: number): string {
     "Enter find",
     "Esc cancel",
     "Esc back",
+    "←→ checkpoint",
     "no match",
     "n N next",
     "Esc clear",

@@ -33,6 +33,8 @@ export function initialState(snapshot: Snapshot, now = Date.now()): TuiState {
     current: null,
     nextId: 1,
     dropped: 0,
+    doing: [],
+    checkpoints: [],
     events: 0,
   };
 }

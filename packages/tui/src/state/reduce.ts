@@ -11,9 +11,11 @@ export const MAX_ENTRIES = 1_000;
 /** The streamed text kept (its end, when longer): enough for most responses to show from their start. */
 const MAX_STREAMING = 16_000;
 const MAX_TEXT_ENTRY = 1_500;
+const MAX_CHECKPOINTS = 500;
 
 export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), maxEntries = MAX_ENTRIES): void {
   state.events++;
+  trackDoing(state, event);
   switch (event.type) {
     case "model.text": {
       const current = state.streaming?.iteration === event.iteration ? state.streaming.text : "";
@@ -128,6 +130,14 @@ export function applyEvent(state: TuiState, event: LoopEvent, now = Date.now(), 
       if (state.current) state.current.entry.text = iterationHeader(event.iteration, state.current, event.data.durationMs);
       state.current = null;
       return;
+    case "checkpoint.saved":
+      // Files changed by the run only: the start's commit is the base (the user's last commit), and
+      // a checkpoint with nothing new to commit has none or the same one again.
+      if (event.data.commit && event.data.reason !== "start" && state.checkpoints.at(-1)?.commit !== event.data.commit) {
+        state.checkpoints.push({ seq: event.data.seq, commit: event.data.commit, iteration: event.iteration, reason: event.data.reason });
+        if (state.checkpoints.length > MAX_CHECKPOINTS) state.checkpoints.shift();
+      }
+      break;
     case "model.request":
     case "signal.event":
     case "signal.acknowledge":
@@ -219,6 +229,35 @@ function toneOf(event: LoopEvent): Tone {
       return event.data.status === "completed" ? "good" : "warn";
     default:
       return "muted";
+  }
+}
+
+/** Keeps `doing`: a model call from its request to its response, a tool call from its call to its result. */
+function trackDoing(state: TuiState, event: LoopEvent): void {
+  switch (event.type) {
+    case "model.request":
+      state.doing = [{ id: null, what: "waiting for the model", since: event.ts }];
+      return;
+    case "model.text":
+      if (state.doing[0]?.id === null) state.doing[0].what = "the model is writing";
+      return;
+    case "model.response":
+    case "model.retry":
+      state.doing = state.doing.filter((d) => d.id !== null);
+      return;
+    case "tool.call":
+      state.doing.push({ id: event.data.id, what: `${event.data.name} ${event.data.summary}`.trim(), since: event.ts });
+      return;
+    case "tool.result":
+      state.doing = state.doing.filter((d) => d.id !== event.data.id);
+      return;
+    case "iteration.end":
+    case "session.end":
+    case "session.status":
+      if (event.type !== "session.status" || event.data.status !== "running") state.doing = [];
+      return;
+    default:
+      return;
   }
 }
 

@@ -63,6 +63,13 @@ export interface TuiState {
   current: { entry: ActivityEntry; hat: string; tokens: number; costUsd: number } | null;
   /** Entries dropped from the front of the bounded activity buffer. */
   dropped: number;
+  /**
+   * What the run is doing now, oldest first: the model call under way (id null) and the tool calls
+   * not yet answered, each since its event's time (the run's clock, also for a watcher).
+   */
+  doing: Array<{ id: string | null; what: string; since: number }>;
+  /** The checkpoints that committed changes, oldest first (the files view reads their diffs). */
+  checkpoints: Array<{ seq: number; commit: string; iteration: number; reason: string }>;
   events: number;
 }
 

@@ -7,7 +7,9 @@ import { selectionOf } from "../components/activity-selection.js";
 import { ChecklistPane } from "../components/ChecklistPane.js";
 import { checklistLines } from "../components/checklist-lines.js";
 import { ContextBar } from "../components/ContextBar.js";
+import { doingLine } from "../components/doing.js";
 import { DetailOverlay } from "../components/DetailOverlay.js";
+import { FilesOverlay } from "../components/FilesOverlay.js";
 import { Header } from "../components/Header.js";
 import { HatTimeline } from "../components/HatTimeline.js";
 import { footerText } from "../components/keys.js";
@@ -18,12 +20,13 @@ import type { TuiStore } from "../state/store.js";
 import { isLiveStatus } from "../state/initial.js";
 import { layoutFor, panesOf } from "./layout.js";
 import { useKeys } from "./use-keys.js";
+import { useTerminalActions } from "./use-terminal-actions.js";
 import { useNow, useTerminalSize, useTuiState } from "./use-tui.js";
 import { reduceView } from "./view-keys.js";
-import { performEffect, type DetailLoader, type LoopControls } from "./view-effects.js";
+import { performEffect, type ChangesLoader, type DetailLoader, type LoopControls } from "./view-effects.js";
 import { INITIAL_VIEW, type ViewInput, type ViewState } from "./view-state.js";
 
-export type { DetailLoader, LoopControls };
+export type { ChangesLoader, DetailLoader, LoopControls };
 
 export interface SessionViewProps {
   store: TuiStore;
@@ -35,11 +38,13 @@ export interface SessionViewProps {
   onInterrupt?: () => void;
   /** Loads an opened entry's whole content from the store (absent: what the event carried is shown). */
   details?: DetailLoader;
+  /** Reads the checkpoints' diffs from the worktree (absent: the files view says it cannot). */
+  changes?: ChangesLoader;
   size?: { columns: number; rows: number };
   now?: number;
 }
 
-export function SessionView({ store, controls, onQuit, onInterrupt, details, size, now: fixedNow }: SessionViewProps) {
+export function SessionView({ store, controls, onQuit, onInterrupt, details, changes, size, now: fixedNow }: SessionViewProps) {
   const state = useTuiState(store);
   const { columns, rows: terminalRows } = useTerminalSize(size);
   // One row short of the terminal: a frame as tall as the terminal makes Ink clear the whole screen
@@ -53,6 +58,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
   // moves at once (reduceView); the tick only asks for a render.
   const viewRef = useRef<ViewState>(INITIAL_VIEW);
   const [, setTick] = useState(0);
+  const terminal = useTerminalActions();
   const view = viewRef.current;
   const { overlay, focus } = view;
   const layout = layoutFor(
@@ -62,11 +68,13 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
     (overlay === "steer" || overlay === "answer" || overlay === "quit" || overlay === "search" ? 1 : 0) + (question === null ? 0 : 1),
   );
   const panes = panesOf(layout, columns);
-  const activityOffset = resolveOffset(state, view.activity, panes.activity);
-  const selected = selectionOf(state, view.selected, activityOffset, panes.activity.width);
+  const activityPane = { ...panes.activity, folded: view.folded };
+  const activityOffset = resolveOffset(state, view.activity, activityPane);
+  const selected = selectionOf(state, view.selected, activityOffset, activityPane);
   // Marked only when it is not simply the newest line: scrolled up, or a search's match.
   const marked = view.selected !== null || activityOffset > 0 ? selected : null;
   const matches = view.query === null ? null : matchesOf(state, view.query);
+  const doing = doingLine(state, now);
 
   const dispatch = (input: ViewInput) => {
     const context = {
@@ -79,7 +87,8 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
     const next = reduceView(viewRef.current, input, context);
     viewRef.current = next.view;
     setTick((t) => t + 1);
-    for (const effect of next.effects) performEffect(effect, { store, controls, onQuit, onInterrupt, details }, dispatch);
+    for (const effect of next.effects)
+      performEffect(effect, { store, controls, onQuit, onInterrupt, details, terminal, changes }, dispatch);
   };
   useKeys(({ input, key }, followed) => dispatch({ type: "key", input, key, followed }), isRawModeSupported === true);
 
@@ -114,6 +123,9 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
         focused={focus === "activity"}
         offset={activityOffset}
         selected={marked}
+        folded={view.folded}
+        query={view.query}
+        doing={doing}
       />
     );
   const footer = footerText(
@@ -137,6 +149,8 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
         <Box height={layout.bodyRows} flexDirection="column">
           <HelpOverlay controls={Boolean(controls)} width={columns} height={layout.bodyRows} />
         </Box>
+      ) : overlay === "files" ? (
+        <FilesOverlay state={state} view={view.files} width={columns} height={layout.bodyRows} />
       ) : overlay === "detail" && view.detail ? (
         <DetailOverlay view={view.detail} width={columns} height={layout.bodyRows} />
       ) : layout.twoColumns ? (
@@ -150,6 +164,9 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, siz
             focused={focus === "activity"}
             offset={activityOffset}
             selected={marked}
+            folded={view.folded}
+            query={view.query}
+            doing={doing}
           />
         </Box>
       ) : (

@@ -1,4 +1,5 @@
 import type { TuiStore } from "../state/store.js";
+import type { TerminalActions } from "../terminal-actions.js";
 import type { DetailRef } from "../state/types.js";
 import type { ViewEffect, ViewInput } from "./view-state.js";
 
@@ -17,6 +18,14 @@ export interface LoopControls {
 /** Reads an entry's whole content from the session's stored messages (the CLI's store; the TUI has no database). */
 export type DetailLoader = (ref: DetailRef) => Promise<string>;
 
+/** The session's changes, read from its worktree (the console's diffs): a checkpoint commit's diff, a file's path on disk. */
+export interface ChangesLoader {
+  /** `git show --patch` of the commit; null when the worktree is not on this machine. */
+  diff(commit: string): Promise<string | null>;
+  /** The file's path in the worktree; null when it is not on this machine. */
+  path(file: string): Promise<string | null>;
+}
+
 /** Who performs the view's effects: SessionView's props. */
 export interface EffectTargets {
   store: TuiStore;
@@ -24,12 +33,15 @@ export interface EffectTargets {
   onQuit: () => void;
   onInterrupt?: () => void;
   details?: DetailLoader;
+  /** Copy and $PAGER (absent off a terminal). */
+  terminal?: TerminalActions;
+  changes?: ChangesLoader;
 }
 
 /** Performs one effect of a key; a load's outcome comes back through `dispatch`. */
 export function performEffect(
   effect: ViewEffect,
-  { store, controls, onQuit, onInterrupt, details }: EffectTargets,
+  { store, controls, onQuit, onInterrupt, details, terminal, changes }: EffectTargets,
   dispatch: (input: ViewInput) => void,
 ): void {
   switch (effect.type) {
@@ -52,6 +64,27 @@ export function performEffect(
       return controls?.steer(effect.text);
     case "answer":
       return controls?.answer(effect.text);
+    case "copy":
+      if (!terminal) return store.notice("no terminal to copy to", "warn");
+      return terminal.copy(effect.text);
+    case "page": {
+      const failed = terminal ? terminal.page(effect.text) : "no terminal";
+      return failed === null ? undefined : store.notice(`the pager did not open: ${failed}`, "warn");
+    }
+    case "load-diff": {
+      const { commit } = effect;
+      if (!changes) return dispatch({ type: "diff-loaded", commit, text: null, error: "the worktree cannot be read from this view" });
+      return void changes.diff(commit).then(
+        (text) => dispatch({ type: "diff-loaded", commit, text, error: text === null ? "the worktree is not on this machine" : null }),
+        (error: unknown) =>
+          dispatch({ type: "diff-loaded", commit, text: null, error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+    case "edit":
+      return void changes?.path(effect.path).then((path) => {
+        const failed = path === null ? "the worktree is not on this machine" : terminal ? terminal.edit(path) : "no terminal";
+        if (failed !== null) store.notice(`the editor did not open: ${failed}`, "warn");
+      });
     case "load":
       return void details?.(effect.ref).then(
         (text) => dispatch({ type: "loaded", opened: effect.opened, text }),

@@ -195,3 +195,48 @@ describe("search and opening entries", () => {
     expect(press(ctx, [{ escape: true }], open).view.overlay).toBeNull();
   });
 });
+
+describe("vim keys, folding and jumps", () => {
+  it("j k g G and Ctrl-D Ctrl-U scroll as the arrows, Home End and half pages do", () => {
+    const ctx = context(running());
+    expect(press(ctx, ["k", "k"]).view.activity).toEqual(press(ctx, [{ upArrow: true }, { upArrow: true }]).view.activity);
+    expect(press(ctx, ["k", "k", "j"]).view.activity.offset).toBe(1);
+    expect(press(ctx, ["g"]).view.activity).toEqual(press(ctx, [{ home: true }]).view.activity);
+    expect(press(ctx, ["g", "G"]).view.activity).toEqual(FOLLOW);
+    const half = reduceView(INITIAL_VIEW, { type: "key", input: "u", key: { ...NO_KEY, ctrl: true } }, ctx).view;
+    expect(half.activity.offset).toBe(2);
+    expect(reduceView(half, { type: "key", input: "d", key: { ...NO_KEY, ctrl: true } }, ctx).view.activity).toEqual(FOLLOW);
+  });
+
+  it("z folds the selected entry's iteration to its header and unfolds it; Z folds all but the current, then unfolds", () => {
+    const ctx = context(running());
+    const folded = press(ctx, ["z"]).view;
+    expect([...folded.folded]).toEqual([3]);
+    expect(press(ctx, ["z"], folded).view.folded.size).toBe(0);
+    const all = press(ctx, ["Z"]).view;
+    // Iteration 3 is under way (no iteration.end yet): it stays open.
+    expect([...all.folded]).toEqual([1]);
+    expect(press(ctx, ["Z"], all).view.folded.size).toBe(0);
+  });
+
+  it("e selects the newest error, then older ones, unfolding its iteration; { } jump by hat", () => {
+    const tui = busyStore([event("error", { message: "boom", fatal: true }, 3)]).getState();
+    const ctx = context(tui);
+    const newest = press(ctx, ["Z", "e"]).view;
+    expect(tui.activity.find((e) => e.id === newest.selected)?.text).toContain("boom");
+    const older = press(ctx, ["e"], newest).view;
+    expect(tui.activity.find((e) => e.id === older.selected)?.text).toContain("run_command");
+    expect(press(ctx, ["{"]).view.activity.offset).toBeGreaterThan(0);
+    expect(press(ctx, ["{", "}"]).view.activity).toEqual(FOLLOW);
+  });
+
+  it("y copies the selected entry and o pages it, from the activity and from an opened entry", () => {
+    const ctx = context(running());
+    const copied = press(ctx, ["/", "npm test", { return: true }, "y", "o"]).effects;
+    expect(copied[0]).toEqual({ type: "copy", text: "run_command npm test" });
+    expect(copied[2]).toMatchObject({ type: "page", text: expect.stringContaining("npm test") as string });
+    const open = press(ctx, ["/", "npm test", { return: true }, { return: true }]).view;
+    expect(press(ctx, ["y"], open).effects[0]).toEqual({ type: "copy", text: "run_command npm test" });
+    expect(press(ctx, ["o"], open).effects[0]).toMatchObject({ type: "page" });
+  });
+});

@@ -1,11 +1,12 @@
-import { jumpIteration, offsetOfEntry, resolveOffset, scrollTo } from "../components/activity-lines.js";
+import { jumpIteration, offsetOfEntry, resolveOffset, scrollTo, type PaneSize } from "../components/activity-lines.js";
 import { matchesOf, stepMatch } from "../components/activity-search.js";
 import { detailFor, selectionOf } from "../components/activity-selection.js";
 import { checklistLines } from "../components/checklist-lines.js";
 import { clampTop } from "../components/detail-lines.js";
 import { editDraft, EMPTY_DRAFT, typeText } from "../components/line-editor.js";
 import { isLiveStatus } from "../state/initial.js";
-import type { Tone } from "../state/types.js";
+import type { Tone, TuiState } from "../state/types.js";
+import { diffLoaded, filesKey, openFiles } from "./files-keys.js";
 import type { Focus, Keys, ViewContext, ViewEffect, ViewInput, ViewState, ViewStep } from "./view-state.js";
 
 // The run view's keys (docs/tui.md has the table) as a pure function of the view's state: what a
@@ -14,10 +15,14 @@ import type { Focus, Keys, ViewContext, ViewEffect, ViewInput, ViewState, ViewSt
 const FOCUS_ORDER: Focus[] = ["activity", "checklist", "scratchpad"];
 
 const step = (view: ViewState, ...effects: ViewEffect[]): ViewStep => ({ view, effects });
+
+/** The activity pane as the view lays it out: the rendered size, with the view's folded iterations. */
+const activityPane = (view: ViewState, { panes }: ViewContext): PaneSize => ({ ...panes.activity, folded: view.folded });
 const notice = (text: string, tone: Tone): ViewEffect => ({ type: "notice", text, tone });
 
 export function reduceView(view: ViewState, input: ViewInput, ctx: ViewContext): ViewStep {
   if (input.type === "key") return onKey(view, input.input, input.key, ctx, input.followed ?? false);
+  if (input.type === "diff-loaded") return step(diffLoaded(view, input.commit, input.text, input.error, ctx));
   // A load that finishes after the entry was closed, or another one opened, is dropped.
   if (input.opened !== view.opened || !view.detail) return step(view);
   const change =
@@ -38,18 +43,24 @@ function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext, foll
     return step(input === "n" || key.escape ? { ...view, overlay: null } : view);
   }
   if (overlay === "steer" || overlay === "answer" || overlay === "search") return promptKey(view, overlay, input, key, ctx, followed);
-  if (overlay === "detail") return step(detailKey(view, input, key, ctx));
+  if (overlay === "detail") return detailKey(view, input, key, ctx);
+  if (overlay === "files") return filesKey(view, input, key, ctx);
   if (key.escape && view.query !== null) return step(search(view, null, ctx));
   if (key.return) return openSelected(view, ctx);
+  if (input === "y" || input === "o") return exportSelected(view, input, ctx);
+  if (input === "f") return openFiles(view, ctx);
   if (input === "/") return step({ ...view, overlay: "search" });
   if ((input === "n" || input === "N") && view.query !== null)
     return step(select(view, stepMatch(matchesOf(ctx.tui, view.query), view.selected, input === "n" ? 1 : -1), ctx));
   if (input === "q") return ctx.controls ? step({ ...view, overlay: "quit" }) : step(view, { type: "quit" });
   if (input === "?") return step({ ...view, overlay: "help" });
   if (key.tab) return step({ ...view, focus: FOCUS_ORDER[(FOCUS_ORDER.indexOf(view.focus) + 1) % FOCUS_ORDER.length]! });
-  const delta = scrollDelta(view.focus, key, ctx);
+  const delta = scrollDelta(view.focus, input, key, ctx);
   if (delta !== null) return step(scroll(view, delta, ctx));
-  if (input === "[" || input === "]") return step(jump(view, input === "[" ? -1 : 1, ctx));
+  if (input === "[" || input === "]") return step(jump(view, input === "[" ? -1 : 1, ctx, "iteration"));
+  if (input === "{" || input === "}") return step(jump(view, input === "{" ? -1 : 1, ctx, "hat"));
+  if (input === "e") return step(select(view, stepMatch(errorsOf(ctx.tui), view.selected, 1), ctx));
+  if (input === "z" || input === "Z") return step(fold(view, input === "Z", ctx));
   if (!ctx.controls || !isLiveStatus(ctx.tui.status)) return step(view);
   if (input === ":") return step({ ...view, overlay: "steer" });
   if (input === "a" && ctx.tui.status === "waiting") return step({ ...view, overlay: "answer" });
@@ -88,23 +99,37 @@ function promptKey(
  * How far a scrolling key moves the focused pane: lines towards the oldest (activity, checklist) or
  * down (scratchpad), ±Infinity for Home/End; null for any other key.
  */
-function scrollDelta(focus: Focus, key: Keys, { panes }: ViewContext): number | null {
-  if (key.upArrow) return 1;
-  if (key.downArrow) return -1;
-  const page = Math.max(1, (focus === "activity" ? panes.activity : focus === "checklist" ? panes.checklist : panes.scratchpad).rows - 1);
-  if (key.pageUp) return page;
-  if (key.pageDown) return -page;
-  if (key.home) return focus === "scratchpad" ? -Infinity : Infinity;
-  if (key.end) return focus === "scratchpad" ? Infinity : -Infinity;
+function scrollDelta(focus: Focus, input: string, key: Keys, { panes }: ViewContext): number | null {
+  const rows = (focus === "activity" ? panes.activity : focus === "checklist" ? panes.checklist : panes.scratchpad).rows;
+  const moved = motion(input, key, Math.max(1, rows - 1), Math.max(1, Math.floor(rows / 2)));
+  if (moved === null) return null;
+  // In the panes' own terms: lines towards the oldest, except Home and End in the scratchpad, which `scroll` turns round.
+  return focus === "scratchpad" && !Number.isFinite(moved) ? moved : -moved;
+}
+
+/**
+ * Lines down (negative: up) that a key moves a view, ±Infinity to its end or start: the arrows,
+ * PgUp PgDn Home End, and their vim keys (j k, Ctrl-D Ctrl-U half a page, g G); null for other keys.
+ */
+function motion(input: string, key: Keys, page: number, half: number): number | null {
+  if (key.ctrl) return input === "d" ? half : input === "u" ? -half : null;
+  if (key.upArrow || input === "k") return -1;
+  if (key.downArrow || input === "j") return 1;
+  if (key.pageUp) return -page;
+  if (key.pageDown) return page;
+  if (key.home || input === "g") return -Infinity;
+  if (key.end || input === "G") return Infinity;
   return null;
 }
 
-function scroll(view: ViewState, delta: number, { tui, panes }: ViewContext): ViewState {
+function scroll(view: ViewState, delta: number, ctx: ViewContext): ViewState {
+  const { tui, panes } = ctx;
   const pane = view.focus;
   if (pane === "activity") {
-    const current = resolveOffset(tui, view.activity, panes.activity);
+    const activity = activityPane(view, ctx);
+    const current = resolveOffset(tui, view.activity, activity);
     const to = delta === Infinity ? Number.MAX_SAFE_INTEGER : delta === -Infinity ? 0 : current + delta;
-    return { ...view, selected: null, activity: scrollTo(tui, to, panes.activity) };
+    return { ...view, selected: null, activity: scrollTo(tui, to, activity) };
   }
   const max =
     pane === "checklist"
@@ -115,17 +140,63 @@ function scroll(view: ViewState, delta: number, { tui, panes }: ViewContext): Vi
   return { ...view, side: { ...view.side, [pane]: Math.max(0, Math.min(to, max)) } };
 }
 
-/** [ and ]: the activity, at the start of the previous or next iteration. */
-function jump(view: ViewState, direction: -1 | 1, { tui, panes }: ViewContext): ViewState {
-  const current = resolveOffset(tui, view.activity, panes.activity);
-  const to = jumpIteration(tui, panes.activity, current, direction);
-  return { ...view, focus: "activity", selected: null, activity: scrollTo(tui, to, panes.activity) };
+/** [ ] and { }: the activity, at the start of the previous or next iteration, or of the previous or next hat. */
+function jump(view: ViewState, direction: -1 | 1, ctx: ViewContext, by: "iteration" | "hat"): ViewState {
+  const pane = activityPane(view, ctx);
+  const current = resolveOffset(ctx.tui, view.activity, pane);
+  const to = jumpIteration(ctx.tui, pane, current, direction, by);
+  return { ...view, focus: "activity", selected: null, activity: scrollTo(ctx.tui, to, pane) };
 }
 
-/** Selects entry `id` (a search's match) and scrolls its last line to the bottom of the view. */
-function select(view: ViewState, id: number | null, { tui, panes }: ViewContext): ViewState {
-  const at = id === null ? -1 : offsetOfEntry(tui, panes.activity.width, id);
-  return { ...view, selected: id, activity: at >= 0 ? scrollTo(tui, at, panes.activity) : view.activity };
+/** The error entries' ids, newest first (e steps through them). */
+function errorsOf(tui: TuiState): number[] {
+  const ids: number[] = [];
+  for (let e = tui.activity.length - 1; e >= 0; e--) if (tui.activity[e]!.tone === "error") ids.push(tui.activity[e]!.id);
+  return ids;
+}
+
+/**
+ * Selects entry `id` (a search's match, an error) and scrolls its last line to the bottom of the
+ * view; its iteration unfolds if it was folded.
+ */
+function select(view: ViewState, id: number | null, ctx: ViewContext): ViewState {
+  const iteration = id === null ? undefined : ctx.tui.activity.find((e) => e.id === id)?.iteration;
+  const folded = iteration !== undefined && view.folded.has(iteration) ? without(view.folded, iteration) : view.folded;
+  const unfolded = { ...view, folded };
+  const pane = activityPane(unfolded, ctx);
+  const at = id === null ? -1 : offsetOfEntry(ctx.tui, pane, id);
+  return { ...unfolded, focus: "activity", selected: id, activity: at >= 0 ? scrollTo(ctx.tui, at, pane) : view.activity };
+}
+
+const without = (set: ReadonlySet<number>, item: number) => new Set([...set].filter((i) => i !== item));
+
+/**
+ * z folds (or unfolds) the iteration of the selected entry to its header line; Z folds every
+ * iteration but the one under way, or unfolds them all when any is folded. The view keeps its line.
+ */
+function fold(view: ViewState, all: boolean, ctx: ViewContext): ViewState {
+  const { tui } = ctx;
+  const pane = activityPane(view, ctx);
+  const offset = resolveOffset(tui, view.activity, pane);
+  let folded: ReadonlySet<number>;
+  if (all)
+    folded =
+      view.folded.size > 0
+        ? new Set()
+        : new Set(tui.activity.filter((e) => e.tone === "iteration" && e !== tui.current?.entry).map((e) => e.iteration));
+  else {
+    const at = selectionOf(tui, view.selected, offset, pane);
+    const iteration = at === "stream" ? tui.streaming?.iteration : tui.activity.find((e) => e.id === at)?.iteration;
+    // Only an iteration whose header is still in the buffer folds: its header is what stays.
+    const header = tui.activity.find((e) => e.iteration === iteration && e.tone === "iteration");
+    if (!header) return view;
+    folded = view.folded.has(header.iteration) ? without(view.folded, header.iteration) : new Set([...view.folded, header.iteration]);
+    // The header stays selected, where the view can show it.
+    const next = { ...view, folded, selected: header.id };
+    const shape = activityPane(next, ctx);
+    return { ...next, activity: scrollTo(tui, offsetOfEntry(tui, shape, header.id), shape) };
+  }
+  return { ...view, folded, selected: null, activity: scrollTo(tui, 0, { ...pane, folded }) };
 }
 
 /** A search for `query` (none: the search ends), at its newest match. */
@@ -134,10 +205,26 @@ function search(view: ViewState, query: string | null, ctx: ViewContext): ViewSt
   return select(searched, query ? stepMatch(matchesOf(ctx.tui, query), null, 1) : null, ctx);
 }
 
+/** The entry Enter, y and o act on: a search's or error's match, or the entry at the bottom of the view. */
+function selectedDetail(view: ViewState, ctx: ViewContext) {
+  const pane = activityPane(view, ctx);
+  const offset = resolveOffset(ctx.tui, view.activity, pane);
+  return detailFor(ctx.tui, selectionOf(ctx.tui, view.selected, offset, pane));
+}
+
+/** y copies the selected entry (what opening it shows) to the clipboard; o shows it in $PAGER. */
+function exportSelected(view: ViewState, key: "y" | "o", ctx: ViewContext): ViewStep {
+  const detail = selectedDetail(view, ctx);
+  if (!detail) return step(view);
+  return key === "y"
+    ? step(view, { type: "copy", text: detail.body }, notice(`copied: ${detail.title}`, "muted"))
+    : step(view, { type: "page", text: `${detail.title}\n\n${detail.body}` });
+}
+
 /** Enter: the selected entry opened whole, at once with what its event carried; its stored content is asked for. */
-function openSelected(view: ViewState, { tui, panes, canLoadDetails }: ViewContext): ViewStep {
-  const offset = resolveOffset(tui, view.activity, panes.activity);
-  const opened = detailFor(tui, selectionOf(tui, view.selected, offset, panes.activity.width));
+function openSelected(view: ViewState, ctx: ViewContext): ViewStep {
+  const { canLoadDetails } = ctx;
+  const opened = selectedDetail(view, ctx);
   if (!opened) return step(view);
   const ref = canLoadDetails ? opened.ref : undefined;
   const detail = { title: opened.title, text: opened.body, note: ref ? "loading the whole content from the store…" : null, top: 0 };
@@ -145,25 +232,16 @@ function openSelected(view: ViewState, { tui, panes, canLoadDetails }: ViewConte
   return ref ? step(next, { type: "load", opened: next.opened, ref }) : step(next);
 }
 
-/** A key while an entry is open: ↑↓ PgUp PgDn Home End scroll it, Esc or q closes it. */
-function detailKey(view: ViewState, input: string, key: Keys, { panes }: ViewContext): ViewState {
+/** A key while an entry is open: the motion keys scroll it, y copies it, o pages it, Esc or q closes it. */
+function detailKey(view: ViewState, input: string, key: Keys, { panes }: ViewContext): ViewStep {
   const current = view.detail;
-  if (!current || key.escape || input === "q") return { ...view, overlay: null, detail: null };
+  if (!current || key.escape || input === "q") return step({ ...view, overlay: null, detail: null });
+  if (input === "y") return step(view, { type: "copy", text: current.text }, notice(`copied: ${current.title}`, "muted"));
+  if (input === "o") return step(view, { type: "page", text: `${current.title}\n\n${current.text}` });
   const { width, rows: height } = panes.body;
-  const page = Math.max(1, height - 2);
   const top = clampTop(current, width, height);
-  const next = key.upArrow
-    ? top - 1
-    : key.downArrow
-      ? top + 1
-      : key.pageUp
-        ? top - page
-        : key.pageDown
-          ? top + page
-          : key.home
-            ? 0
-            : key.end
-              ? Number.MAX_SAFE_INTEGER
-              : null;
-  return next === null ? view : { ...view, detail: { ...current, top: clampTop({ ...current, top: next }, width, height) } };
+  const moved = motion(input, key, Math.max(1, height - 2), Math.max(1, Math.floor(height / 2)));
+  if (moved === null) return step(view);
+  const next = moved === Infinity ? Number.MAX_SAFE_INTEGER : moved === -Infinity ? 0 : top + moved;
+  return step({ ...view, detail: { ...current, top: clampTop({ ...current, top: next }, width, height) } });
 }

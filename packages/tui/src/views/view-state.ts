@@ -1,6 +1,7 @@
 import type { Key } from "ink";
 import { FOLLOW, type ActivityScroll } from "../components/activity-lines.js";
 import type { DetailView } from "../components/detail-lines.js";
+import { NEW_FILES, type FilesView } from "../components/files-view.js";
 import { EMPTY_DRAFT, type Draft } from "../components/line-editor.js";
 import type { DetailRef, Tone, TuiState } from "../state/types.js";
 import type { Panes } from "./layout.js";
@@ -10,7 +11,7 @@ import type { Panes } from "./layout.js";
 // outside to do. view-keys.ts is the reducer; SessionView renders the state and performs the effects.
 
 export type Focus = "activity" | "checklist" | "scratchpad";
-type Overlay = "help" | "steer" | "answer" | "quit" | "search" | "detail" | null;
+type Overlay = "help" | "steer" | "answer" | "quit" | "search" | "detail" | "files" | null;
 
 export interface ViewState {
   focus: Focus;
@@ -27,6 +28,10 @@ export interface ViewState {
   detail: DetailView | null;
   /** How many entries were opened: a load for an earlier opening is dropped. */
   opened: number;
+  /** Iterations folded to their header line (z, Z). */
+  folded: ReadonlySet<number>;
+  /** The files view (f): checkpoint, file, diff scroll, the loaded diff. */
+  files: FilesView;
 }
 
 export const INITIAL_VIEW: ViewState = {
@@ -39,6 +44,8 @@ export const INITIAL_VIEW: ViewState = {
   query: null,
   detail: null,
   opened: 0,
+  folded: new Set(),
+  files: NEW_FILES,
 };
 
 /** A key as Ink reports it (the flags the view reads). */
@@ -66,7 +73,9 @@ export type ViewInput =
   /** `followed`: more keys came in the same read (typed fast, or a paste). */
   | { type: "key"; input: string; key: Keys; followed?: boolean }
   | { type: "loaded"; opened: number; text: string }
-  | { type: "load-failed"; opened: number; error: string };
+  | { type: "load-failed"; opened: number; error: string }
+  /** A checkpoint commit's diff read from the worktree (null text: not readable here). */
+  | { type: "diff-loaded"; commit: string; text: string | null; error: string | null };
 
 /** What the view reads besides its own state, at the moment the input arrives. */
 export interface ViewContext {
@@ -94,7 +103,15 @@ export type ViewEffect =
   | { type: "steer"; text: string }
   | { type: "answer"; text: string }
   /** Read the opened entry's whole content; the result comes back as a loaded or load-failed input. */
-  | { type: "load"; opened: number; ref: DetailRef };
+  | { type: "load"; opened: number; ref: DetailRef }
+  /** To the terminal's clipboard (OSC 52). */
+  | { type: "copy"; text: string }
+  /** Shown in $PAGER on the terminal, the view suspended meanwhile. */
+  | { type: "page"; text: string }
+  /** Read a checkpoint commit's diff; it comes back as a diff-loaded input. */
+  | { type: "load-diff"; commit: string }
+  /** Open a file of the session's worktree (a path in the repository) in $EDITOR. */
+  | { type: "edit"; path: string };
 
 export interface ViewStep {
   view: ViewState;
