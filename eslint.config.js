@@ -148,8 +148,8 @@ export default tseslint.config(
     languageOptions: {
       // Type information from one program of every package's sources and tests (tsconfig.eslint.json).
       // TypeScript's project service made a program per package and per package's tests, eighteen, each
-      // reading the sources of every package it imports: a cold run took 153 s of CPU and 2.2 GB, one
-      // program 104 s and 1.4 GB, with the same findings (docs/lint.md#caches-and-what-a-lint-costs).
+      // reading the sources of every package it imports: a cold run took 146 s of CPU and 2.2 GB, one
+      // program 94 s and 1.5 GB, with the same findings (docs/lint.md#caches-and-what-a-lint-costs).
       parserOptions: { project: "./tsconfig.eslint.json", tsconfigRootDir: import.meta.dirname },
     },
     rules: {
