@@ -82,7 +82,7 @@ export function mountSession(
 }
 
 /** The terminal's title while a session is shown: its status and cost first (a tab shows the start). */
-export function sessionTitle(state: TuiState): string {
+function sessionTitle(state: TuiState): string {
   const budget = state.budgets.maxCostUsd === null ? "" : `/${formatCost(state.budgets.maxCostUsd)}`;
   return `hatloop: ${state.status} · ${formatCost(state.costUsd)}${budget} · ${shortId(state.sessionId)} · iteration ${state.iteration}`;
 }

@@ -64,7 +64,7 @@ export function liveRoutes(app: Hono, backend: ConsoleBackend, hub: LiveHub, sna
         send("rows", `<tbody id="rows" hx-swap-oob="true">${body}</tbody>${totalsHtml}`);
       }
       watch.ready(rows.map((r) => r.session.id));
-      await held(stream, watch.stop);
+      await held(stream, () => watch.stop());
     }),
   );
 

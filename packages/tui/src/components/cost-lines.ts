@@ -18,12 +18,12 @@ export interface CostFigures {
 const MIN_RATE_MS = 60_000;
 
 /** Dollars an hour over the session's running time; null before a minute has run or a cent is spent. */
-export function burnRate(f: CostFigures): number | null {
+function burnRate(f: CostFigures): number | null {
   return f.runtimeMs >= MIN_RATE_MS && f.costUsd > 0 ? f.costUsd / (f.runtimeMs / 3_600_000) : null;
 }
 
 /** The running time left before the cost budget is reached at the burn rate; null when it cannot be said. */
-export function timeToBudget(f: CostFigures): number | null {
+function timeToBudget(f: CostFigures): number | null {
   const rate = burnRate(f);
   if (rate === null || f.maxCostUsd === null) return null;
   return Math.max(0, ((f.maxCostUsd - f.costUsd) / rate) * 3_600_000);

@@ -81,7 +81,7 @@ const styled = (text: string, style?: SpanStyle): Span => (style ? { text, style
  * Spans wrapped at `width` between words (a word longer than a line is split), the first line after
  * `first` and the others after `rest` (a list item's text stays right of its bullet).
  */
-export function wrapSpans(spans: Span[], width: number, rest: string, first: string): StyledLine[] {
+function wrapSpans(spans: Span[], width: number, rest: string, first: string): StyledLine[] {
   const text = spans.map((s) => s.text).join("");
   const lines: StyledLine[] = [];
   let start = 0;

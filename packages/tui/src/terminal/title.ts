@@ -5,7 +5,7 @@ import { useStdout } from "ink";
 // a tab, a window list or a tmux status line shows it while the view is hidden behind others.
 // Written only when it changes, and only on a terminal. A title can hold no control characters.
 
-export function titleSequence(text: string): string {
+function titleSequence(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters would end the sequence
   const safe = text.replace(/[\x00-\x1f\x7f-\x9f]/g, " ").slice(0, 120);
   return `\x1b]0;${safe}\x07\x1b]2;${safe}\x07`;

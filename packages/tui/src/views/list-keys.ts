@@ -25,7 +25,7 @@ export type ListAction =
   | { kind: "raise-budget"; id: string; maxCostUsd: number };
 
 /** What is open over the list: a prompt (answer, more budget), a question (remove?), the cost panel. */
-export type ListMode =
+type ListMode =
   | { type: "prompt"; action: "answer" | "raise"; id: string; draft: Draft; back: "cost" | null }
   | { type: "confirm-remove"; id: string }
   | { type: "cost"; id: string }
