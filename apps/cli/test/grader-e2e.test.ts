@@ -154,6 +154,10 @@ describe("the grader of acceptance criteria, end to end", () => {
     expect(resumed.code).toBe(1);
     const verdicts = eventsOf(resumed.stdout).filter((e) => e.type === "grader.verdict");
     expect(verdicts.map((e) => [e.data.round, e.data.revisions, e.data.action])).toEqual([[2, 2, "stop"]]);
+    const show = await runHatloop(["show", end!.sessionId], env);
+    expect(show.stdout).toContain(
+      "grader     round 2: 0 of 1 criteria met, 2 revisions so far\n  [ ] NOTES.md says why (criterion 1 is missing)",
+    );
   });
 
   it("refuses a criteria file it cannot read with one line and exit 2, creating nothing", async () => {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { ChecklistItem, CheckpointRecord, SessionRecord } from "@hatloop/core";
+import type { ChecklistItem, CheckpointRecord, GradeRecord, SessionRecord } from "@hatloop/core";
 import type { DbStore } from "@hatloop/db";
 import { formatAge, formatCost, formatDuration, formatTokens, shortId } from "../format.js";
 import { resolveSession, withStore } from "../runtime.js";
@@ -12,7 +12,7 @@ import { invocation } from "../invocation.js";
 export async function showAction(id: string, options: { json?: boolean }, command: Command): Promise<void> {
   await withStore(command, async (store) => {
     const details = await sessionDetails(store, await resolveSession(store, id));
-    const { session, checklist, checkpoint, messages, dirtyRef, fleet } = details;
+    const { session, checklist, checkpoint, messages, dirtyRef, fleet, grades } = details;
     if (options.json)
       return printJson({
         ...session,
@@ -29,6 +29,7 @@ export async function showAction(id: string, options: { json?: boolean }, comman
         messages,
         dirtyRef,
         fleet: fleet ?? null,
+        grades,
       });
     printText(renderSession(details));
   });
@@ -47,16 +48,19 @@ export interface SessionDetails {
   fleet: FleetView | undefined;
   /** Whether the worktree is here to be used, gone, or on another machine. */
   worktree: WorktreeState;
+  /** The grader's judgements of the acceptance criteria, oldest first. */
+  grades: GradeRecord[];
 }
 
 export async function sessionDetails(store: DbStore, session: SessionRecord): Promise<SessionDetails> {
-  const [checklist, checkpoint, messages, dirtyRef, status, fleet] = await Promise.all([
+  const [checklist, checkpoint, messages, dirtyRef, status, fleet, grades] = await Promise.all([
     store.checklist.list(session.id),
     store.checkpoints.latest(session.id),
     store.messages.count(session.id),
     session.inPlace ? keptDirtyState(session) : null,
     currentStatus(store, session),
     fleetViews(store, [session]).then((views) => views.get(session.id)),
+    store.grades.list(session.id),
   ]);
   return {
     session,
@@ -67,6 +71,7 @@ export async function sessionDetails(store: DbStore, session: SessionRecord): Pr
     status: fleetStatus(fleet, status),
     fleet,
     worktree: worktreeState(session, fleet),
+    grades,
   };
 }
 
@@ -77,7 +82,8 @@ async function keptDirtyState(session: SessionRecord): Promise<string | null> {
   return (await hasRef(session.repoPath, ref)) ? ref : null;
 }
 
-export function renderSession({ session: s, checklist, checkpoint, messages, dirtyRef, status, fleet, worktree }: SessionDetails): string {
+export function renderSession(details: SessionDetails): string {
+  const { session: s, checklist, checkpoint, messages, dirtyRef, status, fleet, worktree } = details;
   const b = s.budgets;
   const lines = [
     `session    ${s.id}`,
@@ -108,7 +114,19 @@ export function renderSession({ session: s, checklist, checkpoint, messages, dir
     for (const item of checklist)
       lines.push(`  [${mark[item.status]}] ${item.id}. ${item.description}${item.reason ? ` (${item.reason})` : ""}`);
   }
-  return [...lines, ...fleetLines(fleet)].join("\n");
+  return [...lines, ...gradeLines(details.grades), ...fleetLines(fleet)].join("\n");
+}
+
+/** The grader's latest verdicts on the acceptance criteria, each with its reason. */
+function gradeLines(grades: readonly GradeRecord[]): string[] {
+  const last = grades.at(-1);
+  if (!last) return [];
+  const revisions = grades.filter((g) => !g.satisfied).length;
+  const met = last.verdicts.filter((v) => v.met).length;
+  return [
+    `grader     round ${last.round}: ${met} of ${last.verdicts.length} criteria met, ${revisions} revision${revisions === 1 ? "" : "s"} so far`,
+    ...last.verdicts.map((v) => `  [${v.met ? "x" : " "}] ${v.criterion} (${v.reason})`),
+  ];
 }
 
 /** The agent's open question, or the answer given and not yet delivered (the run resumes with it). */
