@@ -64,7 +64,7 @@ describe("the warm holder", () => {
     };
     expect(await status()).toBeNull();
     expect((await runHatloop(["ls"], env)).code).toBe(0);
-    const holder = await until("a warm holder takes the directory", status);
+    const holder = (await until("a warm holder takes the directory", status))!;
     expect(holder).toMatchObject({ warmForMs: 600_000 });
     expect(holdersOf(home)).toEqual([holder.pid]);
     expect((await runHatloop(["db", "status"], env)).stdout).toContain(`held by a warm holder: process ${holder.pid}`);

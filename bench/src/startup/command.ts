@@ -133,6 +133,9 @@ export async function startupCommand(
       const lastEvents: number[] = [];
       for (let i = 0; i < plan.demoRuns; i++) {
         const run = await measureWatch(join(root, "watch"), env, plan.watchIterations, plan.watchModelMs, follower);
+        // The follower leaves a warm holder as it exits: stopped, so that every run holds the
+        // directory itself, as a `hatloop run` started first does.
+        await stopWarmHolder(join(root, "watch"), { appearing: true });
         latencies.push(...run.latenciesMs);
         lastEvents.push(run.lastEventsMs);
       }

@@ -8,8 +8,8 @@ import { isFresh, readSeed, unpackSeed } from "./seed.js";
 //   up: the optimising tier took ~0.5 s of CPU and ~50 MiB per process, and hatloop's queries are too
 //   small for it to pay back (the loop's overhead is unchanged, see the runtime bench). Set before
 //   the first module is compiled; it only concerns WebAssembly.
-// - shared_buffers is 16 MB instead of PGlite's 128 MB: the buffers are touched as pages are read,
-//   and a session's working set is far smaller; the OS page cache holds the rest of the directory.
+// - shared_buffers is 16 MB instead of PGlite's 128 MB: they are resident from the start (each MB
+//   is a MB of RSS), and a session's working set is far smaller; the OS page cache holds the rest.
 // - the compiled modules are kept for the process, so each later PGlite (tests, templates) skips
 //   compiling them again.
 setFlagsFromString("--liftoff-only");

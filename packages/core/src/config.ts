@@ -308,7 +308,7 @@ export const configSchema = z
         linger: duration
           .default(120_000)
           .describe(
-            "Embedded database: a short command (`ls`, `show`, `logs`, `handoff`, `watch`, `rm`, `prune`, `db migrate`) that opened the database itself leaves a warm holder process behind as it exits, which stays this long after its last client leaves, so the next command finds the database started. `0`: each command opens it itself ([data.md](data.md#start-up-and-memory)).",
+            "Embedded database: a short command (`ls`, `show`, `logs`, `handoff`, `watch`, `rm`, `prune`, `db migrate`) that opened the database itself leaves a warm holder process behind as it exits, which stays this long after its last client leaves, so the next command finds the database started. `hatloop db status` shows it, `hatloop db release` stops it. `0`: each command opens it itself ([data.md](data.md#start-up-and-memory)).",
           ),
       })
       .strict()
