@@ -55,7 +55,9 @@ export async function tuiCommand(
     `| model text at ${Math.round(m.streamDeltas / m.streamSeconds)} deltas/s for ${m.streamSeconds} s | ${m.streamRenders} renders, event-loop delay p99 ${m.eventLoopDelayP99Ms} ms |`,
     `| heap after the burst, then after as many more events | ${m.heapAfterBurstMb} MB, ${m.heapAfterSecondBurstMb} MB |`,
     ...sideBySideMarkdown(embedded, "on the embedded database"),
-    ...(postgres ? sideBySideMarkdown(postgres, "on Postgres") : ["", "(Postgres side by side skipped: pass --pg URL or set HATLOOP_TEST_DATABASE_URL.)"]),
+    ...(postgres
+      ? sideBySideMarkdown(postgres, "on Postgres")
+      : ["", "(Postgres side by side skipped: pass --pg URL or set HATLOOP_TEST_DATABASE_URL.)"]),
   ].join("\n");
   return { json: { bench: "tui", runs, median: m, sideBySide: { embedded, postgres } }, markdown };
 }

@@ -75,7 +75,10 @@ export class FakeBackend implements ConsoleBackend {
   async sessions(query: Parameters<ConsoleBackend["sessions"]>[0]) {
     const all = [...this.rows.values()].filter((row) => !query.ids || query.ids.includes(row.session.id));
     // Copies: the rows as they were when read, whatever changes after.
-    const read = all.filter((row) => matchesQuery(row, query)).slice(0, query.limit ?? 500).map((row) => structuredClone(row));
+    const read = all
+      .filter((row) => matchesQuery(row, query))
+      .slice(0, query.limit ?? 500)
+      .map((row) => structuredClone(row));
     this.afterSessionsRead?.();
     return read;
   }
