@@ -6,7 +6,7 @@ import { contextConfigSchema, defaultConfig } from "@hatloop/core";
 export class UsageError extends Error {}
 
 export interface BenchArgs {
-  commands: Array<"context" | "runtime" | "tui" | "redaction" | "fleet" | "startup" | "console">;
+  commands: Array<"context" | "runtime" | "tui" | "redaction" | "fleet" | "startup" | "console" | "sandbox">;
   json: boolean;
   transcripts: string[];
   /** Replay the real-session corpus (bench/corpus/, fetched by fetch-corpus.mjs). */
@@ -26,7 +26,7 @@ export interface BenchArgs {
   help: boolean;
 }
 
-export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|startup|console] [options]
+export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|startup|console|sandbox] [options]
 
   context               replay sessions through every context strategy
   runtime               loop overhead, checkpoint/resume latency, watcher latency, memory
@@ -41,6 +41,8 @@ export const USAGE = `usage: pnpm bench [context|runtime|tui|redaction|fleet|sta
   console               the web console (hatloop serve) in Chromium: event to an open page, the sessions
                         page over 1,000 sessions with 20 pages open, what each page downloads; needs
                         pnpm build and Chromium (CHROMIUM_PATH, default /usr/bin/chromium); Postgres with --pg
+  sandbox               one command's start-up as a plain child, in today's PID namespace (isolate) and in the
+                        sandbox (tools.sandbox), alternated; needs bubblewrap, socat and ripgrep
   (none)                context, runtime, tui and redaction
 
   --transcript FILE     also replay this transcript (JSONL, one message per line); repeatable
@@ -90,6 +92,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case "fleet":
       case "startup":
       case "console":
+      case "sandbox":
         if (args.commands.includes(arg)) throw new UsageError(`${arg} given twice`);
         args.commands.push(arg);
         break;

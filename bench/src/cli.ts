@@ -8,12 +8,13 @@ import { TranscriptError } from "./context/transcript.js";
 import { resultsDir, writeResults } from "./results.js";
 import { redactionCommand } from "./redaction/command.js";
 import { runtimeCommand } from "./runtime/command.js";
+import { sandboxCommand } from "./sandbox/command.js";
 import { startupCommand } from "./startup/command.js";
 import { gnuTimeAvailable, GNU_TIME } from "./startup/timed-process.js";
 import { tuiCommand } from "./tui/command.js";
 import { tmuxAvailable } from "./tui/side-by-side.js";
 
-// `pnpm bench [context|runtime|tui|redaction|fleet|startup|console] [options]` (main.ts runs it): runs the benches, writes
+// `pnpm bench [context|runtime|tui|redaction|fleet|startup|console|sandbox] [options]` (main.ts runs it): runs the benches, writes
 // bench/out/*-latest.{json,md} (bench/results/ with --publish) and prints the Markdown tables (or the
 // JSON with --json). Bad arguments and unreadable transcripts: one line on stderr, exit code 2.
 
@@ -90,6 +91,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (!args.pg) log("console: Postgres skipped: set HATLOOP_TEST_DATABASE_URL or pass --pg URL to include it.");
     outputs.push({ name: "console", ...(await consoleCommand({ pg: args.pg, quick: args.quick }, log)) });
     log(`console: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (args.commands.includes("sandbox")) {
+    const started = Date.now();
+    outputs.push({ name: "sandbox", ...(await sandboxCommand(args.quick, log)) });
+    log(`sandbox: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const out of outputs) {
     const files = writeResults(resultsDir(args), out.name, out.json, out.markdown, out.files);

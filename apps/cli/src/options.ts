@@ -66,6 +66,23 @@ export function usageLimitConfig(flags: { usageLimit?: string }): { usageLimit: 
   return flags.usageLimit === undefined ? undefined : { usageLimit: flags.usageLimit };
 }
 
+/** --sandbox: how the agent's commands, the gates and project MCP servers are confined (config tools.sandbox.mode). */
+export function sandboxOption(command: Command): Command {
+  return command.option(
+    "--sandbox <auto|on|off>",
+    "confine the agent's commands to the worktree, hide secrets, filter the network: where possible (auto, default), required (on), or not (off)",
+    (value: string) => {
+      if (value !== "auto" && value !== "on" && value !== "off") throw new InvalidArgumentError("expected auto, on or off");
+      return value;
+    },
+  );
+}
+
+/** The `tools` config --sandbox sets; undefined leaves the configuration's. */
+export function sandboxConfig(flags: { sandbox?: string }): { sandbox: { mode: string } } | undefined {
+  return flags.sandbox === undefined ? undefined : { sandbox: { mode: flags.sandbox } };
+}
+
 /** --pr and --draft (which implies --pr): a pull request when the session completes. */
 export function pullRequestOptions(command: Command): Command {
   return command

@@ -46,6 +46,8 @@ async function peek(driver: string, isolate: "auto" | "off"): Promise<string> {
     HATLOOP_HOME: home,
     HATLOOP_CONFIG: join(home, "none.json"),
     HATLOOP_TOOLS__ISOLATE: isolate,
+    // The sandbox has a PID namespace of its own too: off, so that isolation alone is what is tested.
+    HATLOOP_TOOLS__SANDBOX__MODE: "off",
     ANTHROPIC_API_KEY: KEY,
     ANTHROPIC_BASE_URL: fake.url,
   };

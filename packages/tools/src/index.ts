@@ -45,3 +45,7 @@ export { createPullRequest } from "./github/gh.js";
 export { compareUrlOf, webAddressOf } from "./github/web-address.js";
 export { connectMcpServers, type McpTools } from "./mcp/mcp-tools.js";
 export { McpSetupError, sessionServers } from "./mcp/project-servers.js";
+export { sandboxPolicy, remoteHostOf, SECRET_PATHS, CACHE_PATHS, REGISTRY_HOSTS } from "./sandbox/policy.js";
+export type { SandboxPolicy, SandboxPlace } from "./sandbox/policy.js";
+export { closeSandbox, sandboxSupport } from "./sandbox/runtime.js";
+export type { SandboxSupport } from "./sandbox/runtime.js";

@@ -1,4 +1,5 @@
 import type { Tool } from "@hatloop/core";
+import type { SandboxPolicy } from "./sandbox/policy.js";
 import { editFileTool } from "./tools/edit-file.js";
 import { gitDiffTool, gitLogTool, gitStatusTool } from "./tools/git-tools.js";
 import { listFilesTool } from "./tools/list-files.js";
@@ -48,6 +49,8 @@ export interface ToolsetOptions {
   env?: Record<string, string>;
   /** run_command in a PID namespace of its own where the machine allows it. */
   isolate?: boolean;
+  /** run_command confined by this policy, in place of `isolate`. */
+  sandbox?: SandboxPolicy;
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
@@ -67,6 +70,7 @@ export function createToolset(options: ToolsetOptions = {}): Tool[] {
       maxOutputChars,
       ...(options.env ? { env: options.env } : {}),
       isolate: options.isolate === true,
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     }),
     git_status: gitStatusTool(),
     git_diff: gitDiffTool({ maxOutputChars, ...(options.baseCommit ? { baseCommit: options.baseCommit } : {}) }),

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { shortId } from "../format.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
 import { renderHandoffMarkdown } from "@hatloop/context";
+import { closeSandbox } from "@hatloop/tools";
 import { ExitCode } from "../errors.js";
 import { driveSession } from "../session/drive.js";
 import { outputMode } from "../ui/output-mode.js";
@@ -79,6 +80,7 @@ export async function demoAction(flags: { json?: boolean; plain?: boolean }, com
   } finally {
     await ui?.close();
     await store.close();
+    await closeSandbox();
   }
 }
 

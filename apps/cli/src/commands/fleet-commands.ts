@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { budgetOptions, integerOption, positiveInt, pullRequestOptions } from "../options.js";
+import { budgetOptions, integerOption, positiveInt, pullRequestOptions, sandboxOption } from "../options.js";
 import { lazy } from "./lazy.js";
 
 // The fleet's commands (docs/fleet.md): submit (queue a task), worker (run queued sessions), stop (from anywhere).
@@ -83,7 +83,7 @@ function submitOptions(command: Command): Command {
     .option("--base <branch>", "the remote's branch the task starts from (default: the one its HEAD names); also the pull request's base")
     .option("--priority <n>", "a whole number: higher runs first (default 0)", integerOption)
     .option("--hat <name>", "starting hat (default: planner)");
-  return pullRequestOptions(budgetOptions(command, false))
+  return sandboxOption(pullRequestOptions(budgetOptions(command, false)))
     .option("--model <id>", "model id, or scripted:FILE (a file the workers can read)")
     .option("--provider <name>", "where the workers call the model: anthropic, bedrock or vertex (their environment has its credentials)");
 }

@@ -7,6 +7,7 @@ import { redactSecrets } from "@hatloop/context";
 import { type HatloopConfig, type SessionRecord } from "@hatloop/core";
 import { fleetStore, type DbStore } from "@hatloop/db";
 import { contextWindowOf } from "@hatloop/model";
+import { closeSandbox } from "@hatloop/tools";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { shortId } from "../format.js";
 import { printJson, printText } from "../output/print.js";
@@ -40,6 +41,7 @@ export async function workerAction(flags: { concurrency: number; name?: string; 
     process.exitCode = await new Worker({ store, boss, config, name, concurrency: flags.concurrency, json: Boolean(flags.json) }).run();
   } finally {
     await store.close();
+    await closeSandbox();
   }
 }
 

@@ -1,6 +1,14 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { SESSION_STATUSES } from "@hatloop/core/light";
-import { budgetOptions, durationOption, positiveInt, pullRequestOptions, removeOptions, usageLimitOption } from "../options.js";
+import {
+  budgetOptions,
+  durationOption,
+  positiveInt,
+  pullRequestOptions,
+  removeOptions,
+  sandboxOption,
+  usageLimitOption,
+} from "../options.js";
 import { registerFleetCommands } from "./fleet-commands.js";
 import { lazy } from "./lazy.js";
 
@@ -19,7 +27,7 @@ export function registerCommands(program: Command): void {
     .option("--criteria <file>", "acceptance criteria a grader checks at completion (docs/loop.md), appended to the task")
     .option("-C, --repo <dir>", "the git repository (default: the current directory)")
     .option("--hat <name>", "starting hat (default: planner)");
-  pullRequestOptions(usageLimitOption(budgetOptions(run, false)))
+  sandboxOption(pullRequestOptions(usageLimitOption(budgetOptions(run, false))))
     .option("--model <id>", "model id, or scripted:FILE to replay a scenario offline")
     .option("--provider <name>", "where the model runs: anthropic, bedrock or vertex (docs/providers.md)")
     .option("--in-place", "work in the repository's checkout on its current branch (no worktree)")
@@ -33,7 +41,7 @@ export function registerCommands(program: Command): void {
     .description("continue a session from its latest checkpoint (budget flags add to what was used)")
     .argument("[session]", SESSION)
     .option("--last", "the most recently updated session that can be resumed");
-  pullRequestOptions(usageLimitOption(budgetOptions(resume, true)))
+  sandboxOption(pullRequestOptions(usageLimitOption(budgetOptions(resume, true))))
     .option("--force", "continue even though the worktree changed since the last checkpoint (keeps the changes)")
     .option("--json", "print events as JSON lines")
     .option("--plain", "plain lines even on a terminal (no TUI)")

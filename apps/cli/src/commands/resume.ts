@@ -8,12 +8,12 @@ import {
   type SessionRecord,
   type Store,
 } from "@hatloop/core";
-import { hasChangesSince, resetTo } from "@hatloop/tools";
+import { closeSandbox, hasChangesSince, resetTo } from "@hatloop/tools";
 import { existsSync } from "node:fs";
 import { fleetStore } from "@hatloop/db";
 import { CliError, usageError } from "../errors.js";
 import { shortId } from "../format.js";
-import { pullRequestConfig, usageLimitConfig } from "../options.js";
+import { pullRequestConfig, sandboxConfig, usageLimitConfig } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import type { SessionUi } from "../ui/session-ui.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
@@ -32,6 +32,7 @@ export interface ResumeFlags {
   maxRuntime?: number;
   maxWait?: number;
   usageLimit?: string;
+  sandbox?: string;
   force?: boolean;
   pr?: boolean;
   draft?: boolean;
@@ -45,7 +46,7 @@ export async function resumeAction(id: string | undefined, flags: ResumeFlags, c
 
 async function resume(id: string | undefined, flags: ResumeFlags, command: Command): Promise<number> {
   if (!id && !flags.last) throw usageError("name a session to resume, or pass --last");
-  const config = configFor(command, { maxWait: flags.maxWait, retry: usageLimitConfig(flags) });
+  const config = configFor(command, { maxWait: flags.maxWait, retry: usageLimitConfig(flags), tools: sandboxConfig(flags) });
   const store = await openConfiguredStore(config);
   try {
     const session = id ? await resolveSession(store, id) : await lastResumable(store);
@@ -61,6 +62,7 @@ async function resume(id: string | undefined, flags: ResumeFlags, command: Comma
     return await resumeSession(store, session, flags, config);
   } finally {
     await store.close();
+    await closeSandbox();
   }
 }
 

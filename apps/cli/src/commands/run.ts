@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { errorMessage } from "@hatloop/context";
 import { acceptanceCriteria, withCriteria, type SessionRecord, type Store } from "@hatloop/core";
+import { closeSandbox } from "@hatloop/tools";
 import { usageError } from "../errors.js";
-import { pullRequestConfig, usageLimitConfig } from "../options.js";
+import { pullRequestConfig, sandboxConfig, usageLimitConfig } from "../options.js";
 import { outputMode } from "../ui/output-mode.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
 import { discardUnstartedSession } from "../session/discard.js";
@@ -26,6 +27,7 @@ export interface RunFlags {
   maxRuntime?: number;
   maxWait?: number;
   usageLimit?: string;
+  sandbox?: string;
   model?: string;
   provider?: string;
   inPlace?: boolean;
@@ -60,6 +62,7 @@ async function runTask(words: string[], flags: RunFlags, command: Command): Prom
     return await driveUnlessItCannotStart(store, session, () => driveSession({ session, store, config, model, output: outputMode(flags) }));
   } finally {
     await store.close();
+    await closeSandbox();
   }
 }
 
@@ -126,5 +129,6 @@ export function runConfigFlags(flags: RunFlags): Record<string, unknown> {
     model: flags.model,
     provider: flags.provider,
     pr: pullRequestConfig(flags),
+    tools: sandboxConfig(flags),
   };
 }

@@ -15,6 +15,7 @@ import { loadGraderPrompt, loadHats, loadPromptComponents } from "./prompt-files
 import { cloudModelId, priceOf } from "@hatloop/model";
 import { childEnv, commitAll, createToolset, gitFacts, headCommit, worktreeDiff, type GateBaseline } from "@hatloop/tools";
 import { gateCommands, gatePort } from "./gates.js";
+import { sandboxFor } from "./sandbox.js";
 import { bundledGraderPrompt, bundledHatsDir, componentsDir, repoGraderPrompt, repoHatsDir } from "./paths.js";
 
 export const gitPort: GitPort = { commitAll, headCommit, facts: gitFacts };
@@ -36,6 +37,7 @@ export async function loopDeps(options: {
 }): Promise<LoopDeps> {
   const { session, config } = options;
   const commands = await gateCommands(session.worktreePath, config);
+  const sandbox = await sandboxFor(session.worktreePath, config);
   // On a cloud, the summary model in the cloud's form, where the main model runs (else the main model itself).
   const summaryModel = cloudModelId(config.provider, config.summaryModel, session.model) ?? session.model;
   const context = createContextManager({
@@ -56,12 +58,13 @@ export async function loopDeps(options: {
         baseCommit: session.baseCommit,
         env: childEnv(process.env, config.tools.passEnv),
         isolate: config.tools.isolate === "auto",
+        ...(sandbox ? { sandbox } : {}),
       }),
       ...(options.mcpTools ?? []),
     ],
     hats: loadHats([bundledHatsDir, repoHatsDir(session.repoPath)]),
     prompts: loadPromptComponents(componentsDir),
-    gates: gatePort(session.worktreePath, commands, (session.gateBaseline ?? undefined) as GateBaseline | undefined, config),
+    gates: gatePort(session.worktreePath, commands, (session.gateBaseline ?? undefined) as GateBaseline | undefined, config, sandbox),
     git: options.git ?? gitPort,
     control: options.control ?? new LoopControl(),
     sinks: options.sinks,

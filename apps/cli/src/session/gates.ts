@@ -1,5 +1,14 @@
 import type { GatePort, GateReport, HatloopConfig } from "@hatloop/core";
-import { childEnv, resolveGateCommands, runGates, takeBaseline, type GateBaseline, type GateCommands } from "@hatloop/tools";
+import {
+  childEnv,
+  resolveGateCommands,
+  runGates,
+  takeBaseline,
+  type GateBaseline,
+  type GateCommands,
+  type SandboxPolicy,
+} from "@hatloop/tools";
+import { sandboxFor } from "./sandbox.js";
 
 // The quality gates of a session: the project's own test, lint and build commands (configured, else
 // detected), compared with a baseline taken when the session started, so failures that were there
@@ -10,7 +19,13 @@ export async function gateCommands(worktree: string, config: HatloopConfig): Pro
   return resolveGateCommands(worktree, { test, lint, build, detect });
 }
 
-export function baselineFor(worktree: string, commands: GateCommands, config: HatloopConfig, signal?: AbortSignal): Promise<GateBaseline> {
+export async function baselineFor(
+  worktree: string,
+  commands: GateCommands,
+  config: HatloopConfig,
+  signal?: AbortSignal,
+): Promise<GateBaseline> {
+  const sandbox = await sandboxFor(worktree, config);
   return takeBaseline({
     dir: worktree,
     commands,
@@ -18,10 +33,17 @@ export function baselineFor(worktree: string, commands: GateCommands, config: Ha
     signal,
     env: childEnv(process.env, config.tools.passEnv),
     isolate: config.tools.isolate === "auto",
+    ...(sandbox ? { sandbox } : {}),
   });
 }
 
-export function gatePort(worktree: string, commands: GateCommands, baseline: GateBaseline | undefined, config: HatloopConfig): GatePort {
+export function gatePort(
+  worktree: string,
+  commands: GateCommands,
+  baseline: GateBaseline | undefined,
+  config: HatloopConfig,
+  sandbox: SandboxPolicy | undefined,
+): GatePort {
   return {
     run: (signal): Promise<GateReport> =>
       runGates({
@@ -32,6 +54,7 @@ export function gatePort(worktree: string, commands: GateCommands, baseline: Gat
         baseline,
         env: childEnv(process.env, config.tools.passEnv),
         isolate: config.tools.isolate === "auto",
+        ...(sandbox ? { sandbox } : {}),
       }),
   };
 }

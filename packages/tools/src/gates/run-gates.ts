@@ -1,5 +1,6 @@
 import { redactSecrets } from "@hatloop/context";
 import type { GateCheck, GateReport } from "@hatloop/core";
+import type { SandboxPolicy } from "../sandbox/policy.js";
 import { runShell } from "../shell/run-shell.js";
 import { capHeadTail } from "../text/cap-output.js";
 import { GATE_ORDER, type GateCommands, type GateName } from "./detect.js";
@@ -19,6 +20,8 @@ export interface GateRunOptions {
   env?: Record<string, string>;
   /** Each check in a PID namespace of its own where the machine allows it (it runs the agent's code). */
   isolate?: boolean;
+  /** Each check confined by this policy (it runs the agent's code), in place of `isolate`. */
+  sandbox?: SandboxPolicy;
 }
 
 /** What the checks looked like at session start; JSON-serialisable, stored by the caller. */
@@ -81,6 +84,7 @@ async function runCheck(name: GateName, command: string, options: GateRunOptions
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
     isolate: options.isolate === true,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   if (run.aborted) throw new GatesAbortedError();
   const passed = !run.timedOut && run.exitCode === 0;

@@ -125,7 +125,7 @@ describe("MCP servers over streamable HTTP", () => {
 });
 
 describe(".mcp.json", () => {
-  it("reads Claude Code's format with ${VAR} and ${VAR:-default} expanded; hatloop's config wins on a name", () => {
+  it("reads Claude Code's format with ${VAR} and ${VAR:-default} expanded; hatloop's config wins on a name", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hatloop-mcp-"));
     writeFileSync(
       join(dir, ".mcp.json"),
@@ -143,40 +143,42 @@ describe(".mcp.json", () => {
       api: { type: "http", url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer t0k" } },
     });
     const configured = { api: { command: "mine", args: [], env: {} } };
-    expect(sessionServers([join(dir, "nowhere"), dir], { servers: configured, projectFile: true }, env, passEnv)).toMatchObject({
+    expect(await sessionServers([join(dir, "nowhere"), dir], { servers: configured, projectFile: true }, env, passEnv)).toMatchObject({
       files: {},
       api: { command: "mine" },
     });
-    expect(sessionServers([dir], { servers: {}, projectFile: false }, env, passEnv)).toEqual({});
+    expect(await sessionServers([dir], { servers: {}, projectFile: false }, env, passEnv)).toEqual({});
   });
 
   it.runIf(requireOrSkip(isolationAvailable(), "unprivileged user namespaces (unshare)"))(
     "starts the project file's stdio servers isolated, as the agent's commands, and the user's own as they are",
-    () => {
+    async () => {
       const dir = mkdtempSync(join(tmpdir(), "hatloop-mcp-"));
       const project = { files: { command: "server", args: ["--root", "."] }, api: { type: "http", url: "https://mcp.example.com/mcp" } };
       writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: project }));
       const mine = { mine: { command: "my-server", args: ["-v"], env: {} } };
-      const servers = sessionServers([dir], { servers: mine, projectFile: true }, {}, [], true);
+      const servers = await sessionServers([dir], { servers: mine, projectFile: true }, {}, [], { isolate: true });
       expect(servers.files).toMatchObject({
         command: "unshare",
         args: expect.arrayContaining(["--pid", "--mount-proc", "server", "--root", "."]) as unknown,
       });
       expect(servers.api).toMatchObject({ type: "http", url: "https://mcp.example.com/mcp" });
       expect(servers.mine).toEqual(mine.mine);
-      expect(sessionServers([dir], { servers: {}, projectFile: true }, {}, [], false).files).toMatchObject({ command: "server" });
+      expect((await sessionServers([dir], { servers: {}, projectFile: true }, {}, [], { isolate: false })).files).toMatchObject({
+        command: "server",
+      });
     },
   );
 
-  it("expands a session's .mcp.json from the agent's environment only: tools.passEnv, never hatloop's credentials", () => {
+  it("expands a session's .mcp.json from the agent's environment only: tools.passEnv, never hatloop's credentials", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hatloop-mcp-"));
     const args = ["${HOME}", "${DEPLOY_TOKEN:-unset}", "${ANTHROPIC_API_KEY:-unset}", "${HATLOOP_SERVE_TOKEN:-unset}"];
     writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { probe: { command: "server", args } } }));
     const env = { HOME: "/home/me", DEPLOY_TOKEN: "d3ploy", ANTHROPIC_API_KEY: "sk-ant-x", HATLOOP_SERVE_TOKEN: "s3rve" };
     const mcp = { servers: {}, projectFile: true };
-    expect(sessionServers([dir], mcp, env, []).probe).toMatchObject({ args: ["/home/me", "unset", "unset", "unset"] });
+    expect((await sessionServers([dir], mcp, env, [])).probe).toMatchObject({ args: ["/home/me", "unset", "unset", "unset"] });
     const passed = ["DEPLOY_TOKEN", "ANTHROPIC_API_KEY", "HATLOOP_*"];
-    expect(sessionServers([dir], mcp, env, passed).probe).toMatchObject({ args: ["/home/me", "d3ploy", "unset", "unset"] });
+    expect((await sessionServers([dir], mcp, env, passed)).probe).toMatchObject({ args: ["/home/me", "d3ploy", "unset", "unset"] });
   });
 
   it("explains in one line what is wrong with it", () => {

@@ -4,6 +4,8 @@ import { errorMessage } from "@hatloop/context";
 import { mcpServerNameSchema, mcpServerSchema, type McpServerConfig } from "@hatloop/core";
 import { z } from "zod";
 import { childEnv } from "../shell/child-env.js";
+import type { SandboxPolicy } from "../sandbox/policy.js";
+import { sandboxLaunch } from "../sandbox/runtime.js";
 import { isolated } from "../shell/isolation.js";
 
 // The repository's `.mcp.json`, in Claude Code's format: {"mcpServers": {name: server}}, with
@@ -72,24 +74,34 @@ function describe(error: z.ZodError): string {
  * wins on a name. The agent can write `.mcp.json` in the worktree, so its ${VAR}s are expanded from
  * the environment the agent's commands get (`childEnv` with `passEnv`), not from `env` whole: else
  * `${ANTHROPIC_API_KEY}` in a server's argument would hand the agent any credential of hatloop's on
- * the next start or resume.
+ * the next start or resume. For the same reason its stdio servers run as confined as the agent's
+ * own commands: in the sandbox of `confine.sandbox`, else isolated (isolation.ts) with `confine.isolate`.
  */
-export function sessionServers(
+export async function sessionServers(
   dirs: string[],
   mcp: { servers: Record<string, McpServerConfig>; projectFile: boolean },
   env: NodeJS.ProcessEnv,
   passEnv: readonly string[],
-  isolate = false,
-): Record<string, McpServerConfig> {
+  confine: { isolate?: boolean; sandbox?: SandboxPolicy } = {},
+): Promise<Record<string, McpServerConfig>> {
   const dir = mcp.projectFile ? dirs.find((d) => existsSync(join(d, PROJECT_MCP_FILE))) : undefined;
   const project = dir ? readProjectServers(dir, childEnv(env, passEnv)) : {};
-  // The agent can write the project file: its commands run as isolated as the agent's own (isolation.ts).
-  const started = Object.fromEntries(Object.entries(project).map(([name, server]) => [name, isolate ? isolatedServer(server) : server]));
+  const started: Record<string, McpServerConfig> = {};
+  for (const [name, server] of Object.entries(project)) started[name] = await confined(server, confine);
   return { ...started, ...mcp.servers };
 }
 
-function isolatedServer(server: McpServerConfig): McpServerConfig {
+async function confined(server: McpServerConfig, confine: { isolate?: boolean; sandbox?: SandboxPolicy }): Promise<McpServerConfig> {
   if (server.type === "http") return server;
+  if (confine.sandbox) {
+    // The server lives as long as the session's run; so does its network allowance (not released).
+    const { argv } = await sandboxLaunch(`exec ${[server.command, ...server.args].map(shellQuote).join(" ")}`, confine.sandbox);
+    const [command, ...args] = argv;
+    return { ...server, command, args };
+  }
+  if (!confine.isolate) return server;
   const [command, ...args] = isolated([server.command, ...server.args]);
   return { ...server, command, args };
 }
+
+const shellQuote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;

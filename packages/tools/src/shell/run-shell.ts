@@ -2,6 +2,8 @@ import { stripVTControlCharacters } from "node:util";
 import { execa } from "execa";
 import { HeadTailBuffer } from "../text/cap-output.js";
 import { childEnv } from "./child-env.js";
+import { blockedNote, sandboxLaunch, type SandboxLaunch } from "../sandbox/runtime.js";
+import type { SandboxPolicy } from "../sandbox/policy.js";
 import { isolated } from "./isolation.js";
 import { killTree, trackGroup } from "./kill-tree.js";
 
@@ -13,6 +15,8 @@ export interface ShellOptions {
   env?: Record<string, string>;
   /** In a PID namespace of its own where the machine allows it (isolation.ts): it cannot see hatloop's process. */
   isolate?: boolean;
+  /** Confined by this policy (sandbox/runtime.ts), in place of `isolate`. */
+  sandbox?: SandboxPolicy;
   /** Written to the command's stdin (a hook's event); default: no stdin. */
   input?: string;
   /** Output kept from the start and from the end; the middle is cut with a note. */
@@ -48,7 +52,9 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
   if (options.signal?.aborted) return finish(buffer, started, { exitCode: null, signalName: null, timedOut: false, aborted: true });
 
   // `exec 2>&1` makes stderr share stdout's pipe, so the two stay in their true order.
-  const [program, ...args] = launch(["bash", "-c", `exec 2>&1\n${options.command}`], options.isolate === true);
+  const script = `exec 2>&1\n${options.command}`;
+  const sandboxed = options.sandbox ? await sandboxLaunch(script, options.sandbox) : undefined;
+  const [program, ...args] = sandboxed?.argv ?? launch(["bash", "-c", script], options.isolate === true);
   const child = execa(program, args, {
     cwd: options.cwd,
     env: options.env ?? childEnv(),
@@ -93,8 +99,14 @@ export async function runShell(options: ShellOptions): Promise<ShellRun> {
     }
     const exitCode = settled?.exitCode ?? child.exitCode ?? null;
     const signalName = settled?.signal ?? child.signalCode ?? null;
-    return finish(buffer, started, { exitCode, signalName, timedOut, aborted });
+    return finish(
+      buffer,
+      started,
+      { exitCode, signalName, timedOut, aborted },
+      sandboxed && { launch: sandboxed, policy: options.sandbox! },
+    );
   } finally {
+    sandboxed?.release();
     clearTimeout(timer);
     clearTimeout(drainTimer);
     untrack();
@@ -110,6 +122,10 @@ function finish(
   buffer: HeadTailBuffer,
   started: number,
   status: Pick<ShellRun, "exitCode" | "signalName" | "timedOut" | "aborted">,
+  sandboxed?: { launch: SandboxLaunch; policy: SandboxPolicy },
 ): ShellRun {
-  return { ...status, output: stripVTControlCharacters(buffer.text()), durationMs: Date.now() - started, cutChars: buffer.cutChars };
+  let output = stripVTControlCharacters(buffer.text());
+  // A refusal by the sandbox says so, with what is allowed, so the model can change course.
+  if (sandboxed) output += blockedNote(sandboxed.launch, sandboxed.policy, output, status.exitCode);
+  return { ...status, output, durationMs: Date.now() - started, cutChars: buffer.cutChars };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool, failure } from "../define-tool.js";
 import { confinePath } from "../confine.js";
 import { destructiveReason } from "../shell/destructive.js";
+import type { SandboxPolicy } from "../sandbox/policy.js";
 import { runShell, type ShellRun } from "../shell/run-shell.js";
 
 export interface RunCommandOptions {
@@ -11,6 +12,8 @@ export interface RunCommandOptions {
   env?: Record<string, string>;
   /** Each command in a PID namespace of its own where the machine allows it. */
   isolate?: boolean;
+  /** Each command confined by this policy, in place of `isolate`. */
+  sandbox?: SandboxPolicy;
 }
 
 const MAX_TIMEOUT_SECONDS = 3_600;
@@ -45,6 +48,7 @@ export function runCommandTool(options: RunCommandOptions) {
         signal: context.signal,
         ...(options.env ? { env: options.env } : {}),
         isolate: options.isolate === true,
+        ...(options.sandbox ? { sandbox: options.sandbox } : {}),
         headChars,
         tailChars: options.maxOutputChars - headChars,
       });
