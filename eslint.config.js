@@ -25,7 +25,7 @@ const layers = {
   db: { name: "@hatloop/db", imports: ["@hatloop/context", "@hatloop/core"] },
   "packages/tui": { name: "@hatloop/tui", imports: ["@hatloop/core"] },
   "packages/console": { name: "@hatloop/console", imports: ["@hatloop/core"] },
-  bench: { name: "@hatloop/bench", imports: ["@hatloop/context", "@hatloop/core", "@hatloop/db", "@hatloop/tui"] },
+  bench: { name: "@hatloop/bench", imports: ["@hatloop/context", "@hatloop/core", "@hatloop/db", "@hatloop/tools", "@hatloop/tui"] },
   "apps/cli": {
     name: "@hatloop/cli",
     imports: [
