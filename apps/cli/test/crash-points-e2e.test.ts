@@ -242,8 +242,10 @@ describe("crash points", () => {
         ...env,
         HATLOOP_GATES__DETECT: "true",
         HATLOOP_GATES__TEST: `echo $$ > ${pidFile}; sleep 86400`,
-        // The gate's pid as this test sees it: not in a PID namespace of its own (isolation.test.ts covers that kill).
+        // The gate's pid as this test sees it, and its pid file outside the worktree: not in a PID namespace
+        // of its own nor in the sandbox (isolation.test.ts and sandbox.test.ts cover those).
         HATLOOP_TOOLS__ISOLATE: "off",
+        HATLOOP_TOOLS__SANDBOX__MODE: "off",
       },
     });
     await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");

@@ -92,8 +92,9 @@ describe("a start that cannot succeed creates nothing", () => {
         "hang.js": 'require("fs").writeFileSync("../../gate.pid", String(process.pid)); setInterval(() => {}, 1 << 30);\n',
       });
       const pidFile = join(s.root, "gate.pid");
-      // The gate's pid as this test sees it: not in a PID namespace of its own (isolation.test.ts covers that kill).
-      const env = { ...s.env, HATLOOP_TOOLS__ISOLATE: "off" };
+      // The gate's pid as this test sees it, and its pid file beside the repository: not in a PID namespace
+      // of its own nor in the sandbox (isolation.test.ts and sandbox.test.ts cover those).
+      const env = { ...s.env, HATLOOP_TOOLS__ISOLATE: "off", HATLOOP_TOOLS__SANDBOX__MODE: "off" };
       const live = startHatloop(["run", "do it", "--repo", s.repo, "--model", `scripted:${s.scenario}`], env);
       const deadline = Date.now() + HUNG_MS;
       while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
