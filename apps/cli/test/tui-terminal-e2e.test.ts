@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { requireOrSkip } from "@hatloop/core/testing";
 import { hasTmux, Tmux } from "./support/tmux.js";
-import { bin, openPane, runCommand, tuiRun } from "./support/tui-run.js";
+import { openPane, runCommand, tuiRun } from "./support/tui-run.js";
 
 // The view as a terminal program (issue 28): Ctrl-Z suspends it and `fg` draws it whole again,
 // the terminal's title says the status and the cost, notifications reach the terminal through
@@ -57,9 +57,11 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the view in a terminal (tmux)"
     expect(title(pane)).toMatch(/^hatloop: completed · /);
     // Inside tmux the desktop notification goes in tmux's passthrough (ESC doubled), the bell as it is.
     const bytes = readFileSync(record, "latin1");
+    /* eslint-disable no-control-regex -- the escape sequences the pane received are what is checked */
     expect(bytes).toMatch(/\x1bPtmux;\x1b\x1b\]9;hatloop [0-9a-f]{8}: completed\x07\x1b\\/);
     expect(bytes).toMatch(/\x1bPtmux;\x1b\x1b\]777;notify;hatloop;hatloop [0-9a-f]{8}: completed\x07\x1b\\\x07/);
     expect(bytes).not.toMatch(/[^\x1b]\x1b\]9;/);
+    /* eslint-enable no-control-regex */
   });
 
   it("a first Ctrl-C says it is writing a checkpoint; a second exits at once, saying how to continue", async () => {

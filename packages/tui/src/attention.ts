@@ -38,7 +38,7 @@ export function attentionSequence(text: string, tmux = false): string {
 
 /** `seq` in tmux's DCS passthrough. */
 function tmuxPassthrough(seq: string): string {
-  return `\x1bPtmux;${seq.replace(/\x1b/g, "\x1b\x1b")}\x1b\\`;
+  return `\x1bPtmux;${seq.replaceAll("\x1b", "\x1b\x1b")}\x1b\\`;
 }
 
 /** Rings `stream` for `event` when it needs the user (and `stream` is a terminal). */

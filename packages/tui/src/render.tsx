@@ -60,7 +60,11 @@ export function mountSession(
   let close = () => {};
   const closed = new Promise<void>((resolve) => {
     const leave = alternateScreen();
-    const stopTitle = followTitle(process.stdout, () => sessionTitle(store.getState()), store.subscribe);
+    const stopTitle = followTitle(
+      process.stdout,
+      () => sessionTitle(store.getState()),
+      (listener) => store.subscribe(listener),
+    );
     const app = render(
       <Suspendable alternate={Boolean(process.stdout.isTTY)}>
         <SessionView

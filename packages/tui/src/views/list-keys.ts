@@ -1,3 +1,4 @@
+import { shortId } from "@hatloop/core";
 import { editDraft, EMPTY_DRAFT, type Draft } from "../components/line-editor.js";
 import { parseDollars } from "../components/cost-lines.js";
 import type { Keys } from "./view-state.js";
@@ -93,8 +94,7 @@ export function withMessage(state: ListState, ok: boolean, text: string): ListSt
 }
 
 const step = (state: ListState, ...effects: ListEffect[]): ListStep => ({ state, effects });
-const act = (state: ListState, action: ListAction): ListStep =>
-  step({ ...state, message: { ok: true, text: `${action.kind.replace("-", " ")} ${action.id.slice(0, 8)}…` } }, { type: "act", action });
+const act = (state: ListState, action: ListAction): ListStep => step(state, { type: "act", action });
 
 export function reduceList<Row extends ListedRow>(from: ListState, input: string, key: Keys, ctx: ListContext<Row>): ListStep {
   if (key.ctrl && input === "c") return step(from, { type: "quit" });
@@ -143,7 +143,7 @@ export function reduceList<Row extends ListedRow>(from: ListState, input: string
   if (input === "a")
     return row.status === "waiting"
       ? step({ ...state, mode: { type: "prompt", action: "answer", id: row.id, draft: EMPTY_DRAFT, back: null } })
-      : step(withMessage(state, false, `session ${row.id.slice(0, 8)} asks nothing (a answers a waiting session)`));
+      : step(withMessage(state, false, `session ${shortId(row.id)} asks nothing (a answers a waiting session)`));
   if (input === "p") return act(state, { kind: "stop", id: row.id });
   if (input === "r") return act(state, { kind: "resume", id: row.id });
   if (input === "b" || input === "+") return step(raisePrompt(state, row.id, null));
