@@ -22,12 +22,13 @@ export const KEYS: KeyHelp[] = [
   { keys: "f", does: "files changed, by checkpoint, with their diffs (o pager, e editor)" },
   { keys: "/ n N", does: "search the activity; next older / next newer match (Esc clears)" },
   { keys: "Tab", does: "switch focus: activity, checklist, scratchpad" },
-  { keys: "$", does: "cost panel: burn rate, projection to the budget, tokens by kind; + raises the cost budget" },
-  { keys: "Ctrl-Z", does: "suspend to the shell (fg comes back)" },
   { keys: "?", does: "this help" },
   { keys: "Ctrl-C", does: "interrupt: checkpoint, then pause (twice: exit at once)", only: "run" },
   { keys: "q", does: "quit: asks, then the loop pauses with a checkpoint", only: "run" },
   { keys: "q Ctrl-C", does: "detach (the loop goes on where it runs)", only: "watch" },
+  // Last: the help shows what fits, and the keys above are the ones a run needs most.
+  { keys: "$", does: "costs: burn rate, projection, tokens by kind (+ raises the budget)" },
+  { keys: "Ctrl-Z", does: "suspend to the shell (fg comes back)" },
 ];
 
 /** What the view is doing now: which keys work depends on it. */
