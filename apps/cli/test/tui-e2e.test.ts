@@ -81,12 +81,12 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI in a terminal (tmux)",
     tmux = new Tmux();
     tmux.run("new-session", "-d", "-s", "ls", "-x", "120", "-y", "30", `${env} ${process.execPath} ${bin} ls; echo "[exit $?]"; sleep 60`);
     const list = await tmux.waitFor("ls", /\w{8} {2}✓ completed/);
-    expect(list).toMatch(/Enter watch \(live\) or show/);
+    expect(list).toMatch(/Enter open .* q quit/);
     // Enter shows a finished session in the list's own view; any key returns to the list, q leaves.
     tmux.keys("ls", "Enter");
     const shown = await tmux.waitFor("ls", /^status +completed \(task complete: quality gates passed\)/m);
     tmux.keys("ls", "Escape");
-    await tmux.waitFor("ls", /Enter watch \(live\) or show/);
+    await tmux.waitFor("ls", /Enter open .* q quit/);
     tmux.keys("ls", "q");
     await tmux.waitFor("ls", /\[exit 0\]/);
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { requireOrSkip } from "@hatloop/core/testing";
 import { hasTmux, Tmux } from "./support/tmux.js";
 import { bin, openPane, runCommand, tuiRun } from "./support/tui-run.js";
+import { until } from "./support/until.js";
 
 // The home screen as a person uses it (issue 28): `hatloop` alone in a terminal lists every
 // session, those waiting for an answer first, and acts on the selected one through the commands'
@@ -16,6 +17,20 @@ afterEach(() => tmux?.kill());
 function selectedId(styled: string): string | undefined {
   // eslint-disable-next-line no-control-regex -- the inverse attribute is what marks the selection
   return /\x1b\[(?:[\d;]*;)?7m(?:\x1b\[[\d;]*m)*([0-9a-f]{8}) {2}/.exec(styled)?.[1];
+}
+
+/** Moves the selection to the row of `id` (short), from the top, a key at a time, each seen on the screen. */
+async function selectRow(pane: string, id: string): Promise<void> {
+  tmux!.keys(pane, "g");
+  await until("the top row selected", () => selectedId(tmux!.styled(pane)) === tmux!.screen(pane).split("\n")[2]!.slice(0, 8));
+  for (let at = selectedId(tmux!.styled(pane)); at !== id;) {
+    const from = at;
+    tmux!.keys(pane, "j");
+    at = await until("the selection moved down", () => {
+      const now = selectedId(tmux!.styled(pane));
+      return now !== from && now;
+    });
+  }
 }
 
 describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the home screen (tmux)", () => {
@@ -79,11 +94,8 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the home screen (tmux)", () =>
     });
 
     // Remove the other one: n keeps it, y removes it, as `hatloop rm` would.
-    tmux.keys(pane, "g");
-    let selected = selectedId(tmux.styled(pane));
-    if (selected !== finished.slice(0, 8)) tmux.keys(pane, "j");
-    selected = selectedId(tmux.styled(pane));
-    expect(selected).toBe(finished.slice(0, 8));
+    const selected = finished.slice(0, 8);
+    await selectRow(pane, selected);
     tmux.keys(pane, "d");
     await tmux.waitFor(pane, new RegExp(`Remove session ${selected}: .* y / n`));
     tmux.keys(pane, "n");
@@ -126,6 +138,30 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the home screen (tmux)", () =>
     run.release("b");
     await tmux.waitFor(pane, new RegExp(`${id} +✓ completed`));
     tmux.keys(pane, "q");
+    await tmux.waitFor(pane, /\[exit 0\]/);
+  });
+
+  it("the run view's costs: $ opens them, + raises the cost budget in place, and the header shows the new one", async () => {
+    const run = tuiRun([{ hold: "a" }, { complete: true }]);
+    tmux = new Tmux();
+    const pane = openPane(tmux, "run", 100, 30, runCommand(run, "--max-cost 1"));
+    await tmux.waitFor(pane, /Waiting for a\./);
+    tmux.keys(pane, "$");
+    const panel = await tmux.waitFor(pane, /cost of session [0-9a-f]{8}/);
+    expect(panel).toMatch(/spent +\$[\d.]+ of \$1\.00 \(\d+%\)/);
+    expect(panel).toMatch(/cache read +\S+ +\d+%/);
+    expect(panel).toMatch(/\+ raise the cost budget/);
+    tmux.keys(pane, "+");
+    await tmux.waitFor(pane, /more cost budget, \$/);
+    tmux.keys(pane, "-l", "4");
+    tmux.keys(pane, "Enter");
+    await tmux.waitFor(pane, /spent +\$[\d.]+ of \$4\.\d\d/);
+    tmux.keys(pane, "Escape");
+    const back = await tmux.waitFor(pane, /cost budget now \$4\.\d\d \(\$4\.00 over the \$[\d.]+ spent\)/);
+    expect(back).toMatch(/^▶ running .*\$[\d.]+\/\$4\.\d\d/m);
+    const stored = JSON.parse((await run.hatloop(["show", await run.sessionId(), "--json"])).stdout) as { budgets: { maxCostUsd: number } };
+    expect(stored.budgets.maxCostUsd).toBeGreaterThan(4);
+    run.release("a");
     await tmux.waitFor(pane, /\[exit 0\]/);
   });
 });

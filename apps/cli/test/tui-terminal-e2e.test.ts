@@ -57,12 +57,11 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the view in a terminal (tmux)"
     expect(title(pane)).toMatch(/^hatloop: completed · /);
     // Inside tmux the desktop notification goes in tmux's passthrough (ESC doubled), the bell as it is.
     const bytes = readFileSync(record, "latin1");
-    // eslint-disable-next-line no-control-regex -- the escape sequences are what is checked
+    /* eslint-disable no-control-regex -- the escape sequences the pane received are what is checked */
     expect(bytes).toMatch(/\x1bPtmux;\x1b\x1b\]9;hatloop [0-9a-f]{8}: completed\x07\x1b\\/);
-    // eslint-disable-next-line no-control-regex -- the escape sequences are what is checked
     expect(bytes).toMatch(/\x1bPtmux;\x1b\x1b\]777;notify;hatloop;hatloop [0-9a-f]{8}: completed\x07\x1b\\\x07/);
-    // eslint-disable-next-line no-control-regex -- the escape sequences are what is checked
     expect(bytes).not.toMatch(/[^\x1b]\x1b\]9;/);
+    /* eslint-enable no-control-regex */
   });
 
   it("a first Ctrl-C says it is writing a checkpoint; a second exits at once, saying how to continue", async () => {

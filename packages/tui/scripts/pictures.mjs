@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Pictures of the run view for docs/tui.md, rendered from real terminal captures: the demo runs in a
-// tmux pane of each size, is paused once the critic has worked, and the pane is captured with its
-// colours (capture-pane -e), turned into HTML here and screenshotted by headless Chromium.
+// Pictures of the run view, its cost panel and the home screen for docs/tui.md, rendered from real
+// terminal captures: the demo runs in a tmux pane of each size, is paused once the critic has worked,
+// the pane is captured with its colours (capture-pane -e), then with the cost panel open ($); the
+// demo quits and `hatloop` alone shows the home screen. Each capture is turned into HTML here and
+// screenshotted by headless Chromium.
 //   node packages/tui/scripts/pictures.mjs [out-dir]   (needs tmux, chromium, a built apps/cli)
 /* eslint-disable no-control-regex -- reading the terminal's escape sequences (ESC [ ... m) is the point */
 import { execFileSync } from "node:child_process";
@@ -115,8 +117,32 @@ async function waitFor(target, pattern, limitMs = 5 * 60_000) {
   }
 }
 
-mkdirSync(out, { recursive: true });
 const home = mkdtempSync(join(tmpdir(), "hatloop-pictures-"));
+
+/** The pane captured with its colours, as a PNG named `file` in the output directory. */
+function shoot(target, file, columns, rows) {
+  const screen = tmux("capture-pane", "-e", "-p", "-t", target);
+  const html = join(home, `${file}.html`);
+  writeFileSync(html, page(toHtml(screen), columns, rows));
+  const png = join(out, `${file}.png`);
+  const width = Math.ceil(columns * 8.43 + 24);
+  execFileSync(
+    "chromium",
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--hide-scrollbars",
+      `--window-size=${width},${rows * 18 + 20}`,
+      `--screenshot=${png}`,
+      `file://${html}`,
+    ],
+    { stdio: "ignore" },
+  );
+  console.log(png);
+}
+
+mkdirSync(out, { recursive: true });
 try {
   for (const [columns, rows] of SIZES) {
     const name = `s${columns}`;
@@ -127,27 +153,19 @@ try {
     tmux("send-keys", "-t", name, "p");
     await waitFor(name, /paused \(paused by the user\)/);
     await sleep(1500); // the clock's next tick, so the frame is settled
-    const screen = tmux("capture-pane", "-e", "-p", "-t", name);
-    const html = join(home, `${name}.html`);
-    writeFileSync(html, page(toHtml(screen), columns, rows));
-    const file = join(out, `run-view-${columns}x${rows}.png`);
-    const width = Math.ceil(columns * 8.43 + 24);
-    execFileSync(
-      "chromium",
-      [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--hide-scrollbars",
-        `--window-size=${width},${rows * 18 + 20}`,
-        `--screenshot=${file}`,
-        `file://${html}`,
-      ],
-      { stdio: "ignore" },
-    );
-    console.log(file);
+    shoot(name, `run-view-${columns}x${rows}`, columns, rows);
+    // The cost panel over the same run ($), then the home screen (hatloop alone) once it has paused.
+    tmux("send-keys", "-t", name, "$");
+    await waitFor(name, /cost of session/);
+    shoot(name, `cost-panel-${columns}x${rows}`, columns, rows);
+    tmux("send-keys", "-t", name, "Escape");
     tmux("send-keys", "-t", name, "q");
     tmux("send-keys", "-t", name, "y");
+    await waitFor(name, /hatloop: paused/);
+    tmux("new-window", "-t", name, `${env} ${process.execPath} ${bin}; sleep 600`);
+    await waitFor(`${name}:1`, /1 of 1 session/);
+    await sleep(2500); // a refresh or two: the row's age settles
+    shoot(`${name}:1`, `home-${columns}x${rows}`, columns, rows);
   }
 } finally {
   try {

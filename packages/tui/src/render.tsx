@@ -1,7 +1,7 @@
 import { formatCost, formatDuration, shortId } from "@hatloop/core";
 import { render } from "ink";
 import { SessionList, type ListChoice, type ListRow, type ListSource, type ListState } from "./views/SessionList.js";
-import { SessionView, type ChangesLoader, type DetailLoader, type LoopControls } from "./views/SessionView.js";
+import { SessionView, type BudgetRaiser, type ChangesLoader, type DetailLoader, type LoopControls } from "./views/SessionView.js";
 import type { TuiStore } from "./state/store.js";
 import type { TuiState } from "./state/types.js";
 import { VIEW_OPTIONS } from "./view-options.js";
@@ -47,7 +47,15 @@ export function mountSession(
     onInterrupt,
     details,
     changes,
-  }: { controls?: LoopControls; onQuit?: () => void; onInterrupt?: () => void; details?: DetailLoader; changes?: ChangesLoader } = {},
+    raiseBudget,
+  }: {
+    controls?: LoopControls;
+    onQuit?: () => void;
+    onInterrupt?: () => void;
+    details?: DetailLoader;
+    changes?: ChangesLoader;
+    raiseBudget?: BudgetRaiser;
+  } = {},
 ): MountedView {
   let close = () => {};
   const closed = new Promise<void>((resolve) => {
@@ -65,6 +73,7 @@ export function mountSession(
           onInterrupt={onInterrupt}
           details={details}
           changes={changes}
+          raiseBudget={raiseBudget}
           onQuit={() => {
             onQuit?.();
             if (!controls) close();

@@ -90,7 +90,7 @@ export function registerCommands(program: Command): void {
 
   program
     .command("ls")
-    .description("list sessions, newest first")
+    .description("list sessions, newest first; on a terminal, the home screen: every session, live, with its actions")
     .option("--json", "print the sessions as a JSON array")
     .option("--plain", "a plain table even on a terminal")
     .option("-n, --limit <n>", "how many sessions", positiveInt, 50)

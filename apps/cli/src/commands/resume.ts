@@ -1,13 +1,5 @@
 import type { Command } from "commander";
-import {
-  findRestorePoint,
-  prConfigSchema,
-  raiseBudgets,
-  totalUsageTokens,
-  type HatloopConfig,
-  type SessionRecord,
-  type Store,
-} from "@hatloop/core";
+import { findRestorePoint, prConfigSchema, type HatloopConfig, type SessionRecord, type Store } from "@hatloop/core";
 import { closeSandbox, hasChangesSince, resetTo } from "@hatloop/tools";
 import { existsSync } from "node:fs";
 import { fleetStore } from "@hatloop/db";
@@ -18,6 +10,7 @@ import { outputMode } from "../ui/output-mode.js";
 import type { SessionUi } from "../ui/session-ui.js";
 import { configFor, openConfiguredStore, resolveSession } from "../runtime.js";
 import { driveSession } from "../session/drive.js";
+import { applyBudgets } from "../session/budgets.js";
 import { isLive } from "../session/liveness.js";
 import { chooseModel, sessionProvider } from "../session/model.js";
 import { requeue } from "./fleet.js";
@@ -111,23 +104,6 @@ export function checkResumable(session: SessionRecord, flags: ResumeFlags): void
       "a higher budget";
     throw usageError(`session ${sid} stopped at its ${budget} budget; resume with ${flag} to allow more`);
   }
-}
-
-export async function applyBudgets(store: Store, session: SessionRecord, flags: ResumeFlags): Promise<SessionRecord> {
-  const use = {
-    iterations: session.iteration,
-    tokens: totalUsageTokens(session.usage),
-    costUsd: session.costUsd,
-    runtimeMs: session.runtimeMs,
-  };
-  const budgets = raiseBudgets(session.budgets, use, {
-    ...(flags.maxIterations === undefined ? {} : { maxIterations: flags.maxIterations }),
-    ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
-    ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
-    ...(flags.maxRuntime === undefined ? {} : { maxRuntimeMs: flags.maxRuntime }),
-  });
-  await store.sessions.update(session.id, { budgets });
-  return { ...session, budgets };
 }
 
 /**

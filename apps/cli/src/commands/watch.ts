@@ -10,6 +10,7 @@ import { printedEvents } from "../sinks/printed.js";
 import { outputMode, type OutputMode } from "../ui/output-mode.js";
 import { entryDetails } from "../ui/entry-details.js";
 import { worktreeChanges } from "../ui/worktree-changes.js";
+import { budgetRaiser } from "../ui/budget-raiser.js";
 import { hatHistory } from "../ui/history.js";
 import { snapshotOf } from "../ui/snapshot.js";
 import { runClock, whenRunGone } from "../ui/watched-run.js";
@@ -79,6 +80,7 @@ async function watchInTui(store: Store, attached: SessionRecord): Promise<void> 
     onQuit: () => stop.abort(),
     details: entryDetails(store, session.id),
     changes: worktreeChanges(store, session.id),
+    raiseBudget: budgetRaiser(store, session.id, ui),
   });
   // Live events (not the replayed tail) ring the terminal when the session needs the user.
   const following = followEvents(

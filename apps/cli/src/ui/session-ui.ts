@@ -14,6 +14,7 @@ import { entryDetails } from "./entry-details.js";
 import { worktreeChanges } from "./worktree-changes.js";
 import { hatHistory } from "./history.js";
 import { snapshotOf } from "./snapshot.js";
+import { budgetRaiser } from "./budget-raiser.js";
 
 // Where a run's events go: plain lines, JSON lines, or the Ink TUI. One shape for all three, so
 // the code that drives a session (and the demo, which runs two parts in one view) does not care.
@@ -66,6 +67,7 @@ export async function openSessionUi(mode: OutputMode, session: SessionRecord, st
     onInterrupt: interrupt,
     details: entryDetails(store, session.id),
     changes: worktreeChanges(store, session.id),
+    raiseBudget: budgetRaiser(store, session.id, ui),
   });
   let last: LoopEvent | null = null;
   // What comes after the end (a pull request, a hook's failure) is printed with it when the view closes.

@@ -14,10 +14,10 @@ export interface CostFigures {
   usage: Usage;
 }
 
-/** Below a minute of running, a rate says more about the first call than about the session. */
-const MIN_RATE_MS = 60_000;
+/** Below 10 s of running, a rate says more about the first call than about the session. */
+const MIN_RATE_MS = 10_000;
 
-/** Dollars an hour over the session's running time; null before a minute has run or a cent is spent. */
+/** Dollars an hour over the session's running time; null before 10 s have run or while nothing is spent. */
 function burnRate(f: CostFigures): number | null {
   return f.runtimeMs >= MIN_RATE_MS && f.costUsd > 0 ? f.costUsd / (f.runtimeMs / 3_600_000) : null;
 }
@@ -55,9 +55,7 @@ export function costLines(f: CostFigures): Array<[string, string]> {
     ["spent", spent],
     [
       "burn rate",
-      rate === null
-        ? "not yet (under a minute run)"
-        : `${formatCost(rate)}/h over ${formatDuration(f.runtimeMs)} of running${perIteration}`,
+      rate === null ? "not yet (under 10 s run)" : `${formatCost(rate)}/h over ${formatDuration(f.runtimeMs)} of running${perIteration}`,
     ],
     ["projection", projection],
     kind("input", f.usage.inputTokens),

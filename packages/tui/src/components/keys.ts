@@ -26,6 +26,9 @@ export const KEYS: KeyHelp[] = [
   { keys: "Ctrl-C", does: "interrupt: checkpoint, then pause (twice: exit at once)", only: "run" },
   { keys: "q", does: "quit: asks, then the loop pauses with a checkpoint", only: "run" },
   { keys: "q Ctrl-C", does: "detach (the loop goes on where it runs)", only: "watch" },
+  // Last: the help shows what fits, and the keys above are the ones a run needs most.
+  { keys: "$", does: "costs: burn rate, projection, tokens by kind (+ raises the budget)" },
+  { keys: "Ctrl-Z", does: "suspend to the shell (fg comes back)" },
 ];
 
 /** What the view is doing now: which keys work depends on it. */
@@ -37,7 +40,7 @@ export interface KeyState {
   /** The agent asked a question and the run waits for the answer. */
   waiting: boolean;
   scrolled: boolean;
-  overlay: "help" | "steer" | "answer" | "quit" | "search" | "detail" | "files" | null;
+  overlay: "help" | "steer" | "answer" | "quit" | "search" | "detail" | "files" | "cost" | "budget" | null;
   /** A search is on: which match is selected (1-based) of how many. */
   search: { index: number; count: number } | null;
 }
@@ -52,6 +55,8 @@ export function footerText(k: KeyState, width: number): string {
   else if (k.overlay === "search") parts = ["Enter find", "Esc cancel", "←→ Home End move", "Ctrl-U clear"];
   else if (k.overlay === "files") parts = ["←→ checkpoint", "↑↓ file", "PgUp PgDn ^U ^D diff", "o pager", "e editor", "y copy", "Esc back"];
   else if (k.overlay === "detail") parts = ["↑↓ PgUp PgDn scroll", "Home End top / bottom", "y copy", "o pager", "Esc back"];
+  else if (k.overlay === "cost") parts = ["+ raise the cost budget", "any other key back"];
+  else if (k.overlay === "budget") parts = ["Enter raise", "Esc back", "←→ Home End move", "Ctrl-U clear"];
   else {
     const loop = k.controls && k.live ? [...(k.waiting ? ["a answer"] : []), k.paused ? "p continue" : "p pause", "s stop", ": steer"] : [];
     const found = k.search ? [k.search.count ? `match ${k.search.index}/${k.search.count}` : "no match", "n N next", "Esc clear"] : [];
@@ -65,6 +70,7 @@ export function footerText(k: KeyState, width: number): string {
       "[ ] iteration",
       "f files",
       "Tab focus",
+      "$ cost",
       "? help",
       k.controls ? "q quit" : "q detach",
     ];

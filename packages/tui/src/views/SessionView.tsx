@@ -23,10 +23,11 @@ import { useKeys } from "./use-keys.js";
 import { useTerminalActions } from "./use-terminal-actions.js";
 import { useNow, useTerminalSize, useTuiState } from "./use-tui.js";
 import { reduceView } from "./view-keys.js";
-import { performEffect, type ChangesLoader, type DetailLoader, type LoopControls } from "./view-effects.js";
+import { performEffect, type BudgetRaiser, type ChangesLoader, type DetailLoader, type LoopControls } from "./view-effects.js";
+import { CostPanel } from "../components/CostPanel.js";
 import { INITIAL_VIEW, type ViewInput, type ViewState } from "./view-state.js";
 
-export type { ChangesLoader, DetailLoader, LoopControls };
+export type { BudgetRaiser, ChangesLoader, DetailLoader, LoopControls };
 
 export interface SessionViewProps {
   store: TuiStore;
@@ -40,11 +41,23 @@ export interface SessionViewProps {
   details?: DetailLoader;
   /** Reads the checkpoints' diffs from the worktree (absent: the files view says it cannot). */
   changes?: ChangesLoader;
+  /** Raises the cost budget from the cost panel ($, then +). */
+  raiseBudget?: BudgetRaiser;
   size?: { columns: number; rows: number };
   now?: number;
 }
 
-export function SessionView({ store, controls, onQuit, onInterrupt, details, changes, size, now: fixedNow }: SessionViewProps) {
+export function SessionView({
+  store,
+  controls,
+  onQuit,
+  onInterrupt,
+  details,
+  changes,
+  raiseBudget,
+  size,
+  now: fixedNow,
+}: SessionViewProps) {
   const state = useTuiState(store);
   const { columns, rows: terminalRows } = useTerminalSize(size);
   // One row short of the terminal: a frame as tall as the terminal makes Ink clear the whole screen
@@ -65,7 +78,8 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, cha
     columns,
     rows,
     (width) => checklistLines(state, width).length,
-    (overlay === "steer" || overlay === "answer" || overlay === "quit" || overlay === "search" ? 1 : 0) + (question === null ? 0 : 1),
+    (overlay === "steer" || overlay === "answer" || overlay === "quit" || overlay === "search" || overlay === "budget" ? 1 : 0) +
+      (question === null ? 0 : 1),
   );
   const panes = panesOf(layout, columns);
   const activityPane = { ...panes.activity, folded: view.folded };
@@ -83,12 +97,13 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, cha
       controls: Boolean(controls),
       paused: Boolean(controls?.paused),
       canLoadDetails: details !== undefined,
+      canRaiseBudget: raiseBudget !== undefined,
     };
     const next = reduceView(viewRef.current, input, context);
     viewRef.current = next.view;
     setTick((t) => t + 1);
     for (const effect of next.effects)
-      performEffect(effect, { store, controls, onQuit, onInterrupt, details, terminal, changes }, dispatch);
+      performEffect(effect, { store, controls, onQuit, onInterrupt, details, terminal, changes, raiseBudget }, dispatch);
   };
   useKeys(({ input, key }, followed) => dispatch({ type: "key", input, key, followed }), isRawModeSupported === true);
 
@@ -151,6 +166,13 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, cha
         </Box>
       ) : overlay === "files" ? (
         <FilesOverlay state={state} view={view.files} width={columns} height={layout.bodyRows} />
+      ) : overlay === "cost" || overlay === "budget" ? (
+        <CostPanel
+          sessionId={state.sessionId}
+          figures={{ ...state, maxCostUsd: state.budgets.maxCostUsd, runtimeMs: elapsedMs(state, now) }}
+          width={columns}
+          height={layout.bodyRows}
+        />
       ) : overlay === "detail" && view.detail ? (
         <DetailOverlay view={view.detail} width={columns} height={layout.bodyRows} />
       ) : layout.twoColumns ? (
@@ -178,7 +200,7 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, cha
       {question === null ? null : (
         <QuestionLine question={question} sessionId={state.sessionId} controls={Boolean(controls)} width={columns} />
       )}
-      {overlay === "steer" || overlay === "answer" || overlay === "search" ? (
+      {overlay === "steer" || overlay === "answer" || overlay === "search" || overlay === "budget" ? (
         <SteerInput draft={view.draft} width={columns} prompt={PROMPTS[overlay]} />
       ) : null}
       {overlay === "quit" ? <QuitConfirm /> : null}
@@ -189,4 +211,9 @@ export function SessionView({ store, controls, onQuit, onInterrupt, details, cha
   );
 }
 
-const PROMPTS = { steer: "steer> ", answer: "answer> ", search: "/" } as const;
+const PROMPTS = { steer: "steer> ", answer: "answer> ", search: "/", budget: "more cost budget, $ " } as const;
+
+/** The session's running time now: what was stored, and the run's current stretch. */
+function elapsedMs(state: { runtimeMs: number; runningSince: number | null }, now: number): number {
+  return state.runtimeMs + (state.runningSince === null ? 0 : Math.max(0, now - state.runningSince));
+}

@@ -94,8 +94,7 @@ export function withMessage(state: ListState, ok: boolean, text: string): ListSt
 }
 
 const step = (state: ListState, ...effects: ListEffect[]): ListStep => ({ state, effects });
-const act = (state: ListState, action: ListAction): ListStep =>
-  step({ ...state, message: { ok: true, text: `${action.kind.replace("-", " ")} ${shortId(action.id)}…` } }, { type: "act", action });
+const act = (state: ListState, action: ListAction): ListStep => step(state, { type: "act", action });
 
 export function reduceList<Row extends ListedRow>(from: ListState, input: string, key: Keys, ctx: ListContext<Row>): ListStep {
   if (key.ctrl && input === "c") return step(from, { type: "quit" });

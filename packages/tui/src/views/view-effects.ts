@@ -26,6 +26,9 @@ export interface ChangesLoader {
   path(file: string): Promise<string | null>;
 }
 
+/** Raises the session's cost budget by `moreUsd` over what it spent; says what it did, in a line. */
+export type BudgetRaiser = (moreUsd: number) => Promise<{ ok: boolean; message: string }>;
+
 /** Who performs the view's effects: SessionView's props. */
 export interface EffectTargets {
   store: TuiStore;
@@ -36,12 +39,13 @@ export interface EffectTargets {
   /** Copy and $PAGER (absent off a terminal). */
   terminal?: TerminalActions;
   changes?: ChangesLoader;
+  raiseBudget?: BudgetRaiser;
 }
 
 /** Performs one effect of a key; a load's outcome comes back through `dispatch`. */
 export function performEffect(
   effect: ViewEffect,
-  { store, controls, onQuit, onInterrupt, details, terminal, changes }: EffectTargets,
+  { store, controls, onQuit, onInterrupt, details, terminal, changes, raiseBudget }: EffectTargets,
   dispatch: (input: ViewInput) => void,
 ): void {
   switch (effect.type) {
@@ -85,6 +89,12 @@ export function performEffect(
         const failed = path === null ? "the worktree is not on this machine" : terminal ? terminal.edit(path) : "no terminal";
         if (failed !== null) store.notice(`the editor did not open: ${failed}`, "warn");
       });
+    case "raise":
+      return void raiseBudget?.(effect.moreUsd).then(
+        ({ ok, message }) => store.notice(message, ok ? "good" : "error"),
+        (error: unknown) =>
+          store.notice(`the budget could not be raised: ${error instanceof Error ? error.message : String(error)}`, "error"),
+      );
     case "load":
       return void details?.(effect.ref).then(
         (text) => dispatch({ type: "loaded", opened: effect.opened, text }),

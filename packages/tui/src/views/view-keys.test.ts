@@ -240,3 +240,17 @@ describe("vim keys, folding and jumps", () => {
     expect(press(ctx, ["o"], open).effects[0]).toMatchObject({ type: "page" });
   });
 });
+
+describe("the cost panel's keys", () => {
+  it("opens on $, raises the budget by the dollars typed after +, comes back to the panel, and closes on any other key", () => {
+    const ctx = context(running(), { canRaiseBudget: true });
+    const raised = press(ctx, ["$", "+", "2", ".", "5", { return: true }]);
+    expect(raised.effects).toEqual([{ type: "raise", moreUsd: 2.5 }]);
+    expect(raised.view.overlay).toBe("cost");
+    const typo = press(ctx, ["$", "+", "x", { return: true }]);
+    expect(typo.effects).toEqual([{ type: "notice", text: "not an amount of dollars: x (type 5 or $2.50)", tone: "error" }]);
+    expect(press(ctx, ["$", "j"]).view.overlay).toBeNull();
+    // Nothing to raise it with (no raiser): + closes the panel like any other key.
+    expect(press(context(running()), ["$", "+"]).view.overlay).toBeNull();
+  });
+});

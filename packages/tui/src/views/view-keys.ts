@@ -4,6 +4,7 @@ import { detailFor, selectionOf } from "../components/activity-selection.js";
 import { checklistLines } from "../components/checklist-lines.js";
 import { clampTop } from "../components/detail-lines.js";
 import { editDraft, EMPTY_DRAFT, typeText } from "../components/line-editor.js";
+import { parseDollars } from "../components/cost-lines.js";
 import { isLiveStatus } from "../state/initial.js";
 import type { Tone, TuiState } from "../state/types.js";
 import { diffLoaded, filesKey, openFiles } from "./files-keys.js";
@@ -34,6 +35,8 @@ function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext, foll
   const { overlay } = view;
   // Ctrl-C works whatever is open: it closes it and interrupts (run) or detaches (watch).
   if (key.ctrl && input === "c") return step({ ...view, overlay: null, detail: null }, { type: ctx.controls ? "interrupt" : "quit" });
+  // Ctrl-Z suspends the view (terminal/Suspendable.tsx); it is not z (fold).
+  if (key.ctrl && input === "z") return step(view);
   if (overlay === "help") return step({ ...view, overlay: null });
   if (overlay === "quit") {
     if (input === "y")
@@ -42,7 +45,10 @@ function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext, foll
         : step({ ...view, overlay: null }, { type: "quit" });
     return step(input === "n" || key.escape ? { ...view, overlay: null } : view);
   }
-  if (overlay === "steer" || overlay === "answer" || overlay === "search") return promptKey(view, overlay, input, key, ctx, followed);
+  if (overlay === "steer" || overlay === "answer" || overlay === "search" || overlay === "budget")
+    return promptKey(view, overlay, input, key, ctx, followed);
+  // The cost panel: + asks for more budget; any other key closes it.
+  if (overlay === "cost") return step({ ...view, overlay: input === "+" && ctx.canRaiseBudget ? "budget" : null });
   if (overlay === "detail") return detailKey(view, input, key, ctx);
   if (overlay === "files") return filesKey(view, input, key, ctx);
   if (key.escape && view.query !== null) return step(search(view, null, ctx));
@@ -54,6 +60,7 @@ function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext, foll
     return step(select(view, stepMatch(matchesOf(ctx.tui, view.query), view.selected, input === "n" ? 1 : -1), ctx));
   if (input === "q") return ctx.controls ? step({ ...view, overlay: "quit" }) : step(view, { type: "quit" });
   if (input === "?") return step({ ...view, overlay: "help" });
+  if (input === "$") return step({ ...view, overlay: "cost" });
   if (key.tab) return step({ ...view, focus: FOCUS_ORDER[(FOCUS_ORDER.indexOf(view.focus) + 1) % FOCUS_ORDER.length]! });
   const delta = scrollDelta(view.focus, input, key, ctx);
   if (delta !== null) return step(scroll(view, delta, ctx));
@@ -75,7 +82,7 @@ function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext, foll
 /** A key for the open prompt (steer, answer, search): edits the draft, or sends it, or discards it (Esc). */
 function promptKey(
   view: ViewState,
-  prompt: "steer" | "answer" | "search",
+  prompt: "steer" | "answer" | "search" | "budget",
   input: string,
   key: Keys,
   ctx: ViewContext,
@@ -90,6 +97,14 @@ function promptKey(
   const text = result.submit;
   const closed: ViewState = { ...view, draft: EMPTY_DRAFT, overlay: null };
   if (text !== null && prompt === "search") return step(search(closed, text, ctx));
+  if (prompt === "budget") {
+    const more = text ? parseDollars(text) : null;
+    const back = { ...closed, overlay: "cost" as const };
+    if (!text) return step(back);
+    return more === null
+      ? step(back, notice(`not an amount of dollars: ${text} (type 5 or $2.50)`, "error"))
+      : step(back, { type: "raise", moreUsd: more });
+  }
   if (text && prompt === "answer") return step(closed, { type: "answer", text }, notice(`answer sent: ${text}`, "you"));
   if (text) return step(closed, { type: "steer", text }, notice(`steering queued for the next iteration: ${text}`, "you"));
   return step(closed);

@@ -11,7 +11,7 @@ import type { Panes } from "./layout.js";
 // outside to do. view-keys.ts is the reducer; SessionView renders the state and performs the effects.
 
 export type Focus = "activity" | "checklist" | "scratchpad";
-type Overlay = "help" | "steer" | "answer" | "quit" | "search" | "detail" | "files" | null;
+type Overlay = "help" | "steer" | "answer" | "quit" | "search" | "detail" | "files" | "cost" | "budget" | null;
 
 export interface ViewState {
   focus: Focus;
@@ -88,6 +88,8 @@ export interface ViewContext {
   paused: boolean;
   /** An opened entry's whole content can be read from the store. */
   canLoadDetails: boolean;
+  /** The cost budget can be raised from the cost panel. */
+  canRaiseBudget?: boolean;
 }
 
 /** What the view asks of the outside, in order. */
@@ -102,6 +104,8 @@ export type ViewEffect =
   | { type: "unpause" }
   | { type: "steer"; text: string }
   | { type: "answer"; text: string }
+  /** More cost budget, in dollars over what was spent. */
+  | { type: "raise"; moreUsd: number }
   /** Read the opened entry's whole content; the result comes back as a loaded or load-failed input. */
   | { type: "load"; opened: number; ref: DetailRef }
   /** To the terminal's clipboard (OSC 52). */
