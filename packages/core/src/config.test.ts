@@ -28,7 +28,13 @@ describe("config schema", () => {
       cacheTtl: "auto",
     });
     expect(config.gates).toEqual({ timeout: 300_000, detect: true });
-    expect(config.tools).toEqual({ commandTimeout: 120_000, maxResultChars: 30_000, passEnv: [], isolate: "auto" });
+    expect(config.tools).toEqual({
+      commandTimeout: 120_000,
+      maxResultChars: 30_000,
+      passEnv: [],
+      isolate: "auto",
+      sandbox: { mode: "auto", allowWrite: [], denyRead: [], network: "allow-list", allowHosts: [], maxProcesses: 1_024, maxFileMb: 4_096 },
+    });
   });
 
   it("rejects unknown keys at every level and out-of-order thresholds", () => {
