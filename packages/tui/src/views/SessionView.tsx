@@ -15,11 +15,13 @@ import { HatTimeline } from "../components/HatTimeline.js";
 import { footerText } from "../components/keys.js";
 import { HelpOverlay, QuestionLine, QuitConfirm, SteerInput } from "../components/Overlays.js";
 import { ScratchpadPane } from "../components/ScratchpadPane.js";
+import { SideFilesPane } from "../components/SideFilesPane.js";
 import { col } from "../components/theme.js";
 import type { TuiStore } from "../state/store.js";
 import { isLiveStatus } from "../state/initial.js";
 import { layoutFor, panesOf } from "./layout.js";
 import { useKeys } from "./use-keys.js";
+import { useLastChanges } from "./use-last-changes.js";
 import { useTerminalActions } from "./use-terminal-actions.js";
 import { useNow, useTerminalSize, useTuiState } from "./use-tui.js";
 import { reduceView } from "./view-keys.js";
@@ -74,12 +76,14 @@ export function SessionView({
   const terminal = useTerminalActions();
   const view = viewRef.current;
   const { overlay, focus } = view;
+  const last = useLastChanges(state, changes, columns >= 100 && rows >= 30);
   const layout = layoutFor(
     columns,
     rows,
     (width) => checklistLines(state, width).length,
     (overlay === "steer" || overlay === "answer" || overlay === "quit" || overlay === "search" || overlay === "budget" ? 1 : 0) +
       (question === null ? 0 : 1),
+    last ? Math.max(1, last.files.length) : 0,
   );
   const panes = panesOf(layout, columns);
   const activityPane = { ...panes.activity, folded: view.folded };
@@ -116,11 +120,12 @@ export function SessionView({
         focused={focus === "checklist"}
         offset={view.side.checklist}
       />
+      {last && layout.filesRows > 0 ? <SideFilesPane last={last} width={layout.sideWidth} height={layout.filesRows} /> : null}
       {layout.twoColumns ? (
         <ScratchpadPane
           state={state}
           width={layout.sideWidth}
-          height={layout.bodyRows - layout.checklistRows}
+          height={layout.bodyRows - layout.checklistRows - layout.filesRows}
           focused={focus === "scratchpad"}
           offset={view.side.scratchpad}
         />
