@@ -81,8 +81,10 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the run view's drawing, in a t
       return enter >= 0 && leave > enter && bytes.slice(enter + ENTER_ALT.length, leave);
     });
     const { frames, outside } = synchronizedUpdates(view);
-    // Between the updates nothing is drawn: the cursor is hidden and shown, the end rings the terminal.
-    expect(outside.replaceAll(SHOW_CURSOR, "").replaceAll(HIDE_CURSOR, "").replace(NOTIFICATIONS, "")).toBe("");
+    // Between the updates nothing is drawn: the cursor is hidden and shown, the mouse reports asked
+    // for and given back, the end rings the terminal.
+    const drawn = [SHOW_CURSOR, HIDE_CURSOR, MOUSE_ON, MOUSE_OFF].reduce((rest, seq) => rest.replaceAll(seq, ""), outside);
+    expect(drawn.replace(NOTIFICATIONS, "")).toBe("");
     expect(frames.length).toBeGreaterThan(50);
     // The first row never changes while the text streams: a frame that redraws everything writes it.
     const redrawn = frames.filter((frame) => frame.includes(header)).length;
@@ -97,6 +99,8 @@ const BEGIN_UPDATE = "\x1b[?2026h";
 const END_UPDATE = "\x1b[?2026l";
 const SHOW_CURSOR = "\x1b[?25h";
 const HIDE_CURSOR = "\x1b[?25l";
+const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
+const MOUSE_OFF = "\x1b[?1006l\x1b[?1000l";
 // eslint-disable-next-line no-control-regex -- OSC notifications and the bell are what is removed
 const NOTIFICATIONS = /(\x1b\][^\x07]*\x07|\x07)+/g;
 

@@ -9,7 +9,7 @@ import { until } from "./support/until.js";
 // Issue 28's readable transcript and outline, as a person uses them in a terminal: the model's
 // Markdown rendered and wrapped (never cut), the live "doing X for N s" line, search matches marked,
 // y copying an entry (OSC 52, which tmux takes into its buffer), o showing it in $PAGER with the
-// view suspended and back, Z folding iterations, vim keys scrolling. The model holds at a gate the
+// view suspended and back, Z folding iterations, vim keys and the mouse scrolling, a click selecting. The model holds at a gate the
 // test releases, so every wait polls the screen.
 
 let tmux: Tmux | null = null;
@@ -97,6 +97,21 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the readable transcript in a t
     await tmux.waitFor(pane, /Activity \(scrolled 1 up/);
     tmux.keys(pane, "G");
     await tmux.waitFor(pane, /Activity · doing/);
+
+    // The mouse: the view asks for SGR reports; the wheel scrolls, a click selects the line's entry.
+    expect(tmux.run("display-message", "-p", "-t", pane, "#{mouse_sgr_flag}").trim()).toBe("1");
+    tmux.keys(pane, "-l", "\x1b[<64;60;12M");
+    await tmux.waitFor(pane, /Activity \(scrolled 3 up/);
+    tmux.keys(pane, "-l", "\x1b[<65;60;12M");
+    await tmux.waitFor(pane, /Activity · doing/);
+    const lines = tmux.screen(pane).split("\n");
+    const row = lines.findIndex((l) => /> write_file notes\/alpha\.txt/.test(l));
+    const column = lines[row]!.indexOf("> write_file") + 1;
+    tmux.keys(pane, "-l", `\x1b[<0;${column + 2};${row + 1}M\x1b[<0;${column + 2};${row + 1}m`);
+    await tmux.waitFor(pane, /▸ > write_file notes\/alpha\.txt/);
+    tmux.keys(pane, "Enter");
+    await tmux.waitFor(pane, /tool call · write_file/);
+    tmux.keys(pane, "Escape");
 
     run.release("a");
     await tmux.waitFor(pane, /\[exit 0\]/);

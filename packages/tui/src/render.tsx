@@ -5,6 +5,7 @@ import { SessionView, type BudgetRaiser, type ChangesLoader, type DetailLoader, 
 import type { TuiStore } from "./state/store.js";
 import type { TuiState } from "./state/types.js";
 import { VIEW_OPTIONS } from "./view-options.js";
+import { MOUSE_OFF, MOUSE_ON } from "./terminal/mouse.js";
 import { clean } from "./components/lines.js";
 import { Suspendable } from "./terminal/Suspendable.js";
 import { followTitle } from "./terminal/title.js";
@@ -18,15 +19,15 @@ const ENTER_ALT = "\x1b[?1049h\x1b[H";
 const LEAVE_ALT = "\x1b[?1049l";
 
 /** Enters the alternate screen; the returned function leaves it (once, also when the process exits). */
-function alternateScreen(stream: NodeJS.WriteStream = process.stdout): () => void {
+function alternateScreen(stream: NodeJS.WriteStream = process.stdout, mouse = false): () => void {
   if (!stream.isTTY) return () => {};
-  stream.write(ENTER_ALT);
+  stream.write(ENTER_ALT + (mouse ? MOUSE_ON : ""));
   let left = false;
   const leave = () => {
     if (left) return;
     left = true;
     process.off("exit", leave);
-    stream.write(LEAVE_ALT);
+    stream.write((mouse ? MOUSE_OFF : "") + LEAVE_ALT);
   };
   process.on("exit", leave);
   return leave;
@@ -59,14 +60,14 @@ export function mountSession(
 ): MountedView {
   let close = () => {};
   const closed = new Promise<void>((resolve) => {
-    const leave = alternateScreen();
+    const leave = alternateScreen(process.stdout, true);
     const stopTitle = followTitle(
       process.stdout,
       () => sessionTitle(store.getState()),
       (listener) => store.subscribe(listener),
     );
     const app = render(
-      <Suspendable alternate={Boolean(process.stdout.isTTY)}>
+      <Suspendable alternate={Boolean(process.stdout.isTTY)} mouse>
         <SessionView
           store={store}
           controls={controls}

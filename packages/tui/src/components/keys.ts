@@ -19,6 +19,7 @@ export const KEYS: KeyHelp[] = [
   { keys: "z Z", does: "fold / unfold the marked entry's iteration; all of them" },
   { keys: "Enter", does: "open the marked entry (the bottom one) whole; Esc or q returns" },
   { keys: "y o", does: "copy the marked entry (OSC 52); show it in $PAGER" },
+  { keys: "mouse", does: "wheel scrolls; a click selects an activity entry (Shift to select text)" },
   { keys: "f", does: "files changed, by checkpoint, with their diffs (o pager, e editor)" },
   { keys: "/ n N", does: "search the activity; next older / next newer match (Esc clears)" },
   { keys: "Tab", does: "switch focus: activity, checklist, scratchpad" },

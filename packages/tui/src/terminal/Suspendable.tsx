@@ -1,6 +1,7 @@
 import { Box, useStdin, useStdout } from "ink";
 import { useEffect, useState, type ReactNode } from "react";
 import { useKeys } from "../views/use-keys.js";
+import { MOUSE_OFF, MOUSE_ON } from "./mouse.js";
 
 // Ctrl-Z, as in any terminal program: the view reads keys in raw mode, so the terminal sends no
 // SIGTSTP; the view leaves the alternate screen and raw mode, then stops itself with SIGTSTP. At
@@ -13,7 +14,7 @@ const LEAVE_ALT = "\x1b[?25h\x1b[?1049l";
 /** Longer than a frame at 20 fps, so that the empty frame is written before the view comes back. */
 const BLANK_MS = 120;
 
-export function Suspendable({ children, alternate }: { children: ReactNode; alternate: boolean }) {
+export function Suspendable({ children, alternate, mouse = false }: { children: ReactNode; alternate: boolean; mouse?: boolean }) {
   const { stdin, isRawModeSupported } = useStdin();
   const { stdout } = useStdout();
   const [blank, setBlank] = useState(false);
@@ -26,11 +27,11 @@ export function Suspendable({ children, alternate }: { children: ReactNode; alte
     if (!(key.ctrl && input === "z") || !stdin.isTTY) return;
     process.once("SIGCONT", () => {
       stdin.setRawMode(true);
-      if (alternate) stdout.write(ENTER_ALT);
+      if (alternate) stdout.write(ENTER_ALT + (mouse ? MOUSE_ON : ""));
       setBlank(true);
     });
     stdin.setRawMode(false);
-    if (alternate) stdout.write(LEAVE_ALT);
+    if (alternate) stdout.write((mouse ? MOUSE_OFF : "") + LEAVE_ALT);
     process.kill(process.pid, "SIGTSTP");
   }, isRawModeSupported === true);
   return <Box display={blank ? "none" : "flex"}>{children}</Box>;

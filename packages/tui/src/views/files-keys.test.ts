@@ -42,7 +42,13 @@ const tui = busyStore([
 ]).getState();
 const ctx: ViewContext = {
   tui,
-  panes: { activity: { rows: 4, width: 60 }, checklist: { rows: 1, width: 40 }, scratchpad: { rows: 2 }, body: { rows: 6, width: 90 } },
+  panes: {
+    activity: { rows: 4, width: 60 },
+    checklist: { rows: 1, width: 40 },
+    scratchpad: { rows: 2 },
+    body: { rows: 6, width: 90 },
+    activityAt: { row: 7, column: 1 },
+  },
   controls: true,
   paused: false,
   canLoadDetails: false,

@@ -47,6 +47,8 @@ export interface Panes {
   scratchpad: { rows: number };
   /** The body, where an opened entry shows (rows with its title line). */
   body: PaneSize;
+  /** Where the activity's first line is on the screen (1-based, as the mouse reports it). */
+  activityAt: { row: number; column: number };
 }
 
 /** Each pane's share of the layout: stacked, the activity gets what the checklist leaves; the scratchpad shows in its place. */
@@ -59,5 +61,9 @@ export function panesOf(layout: Layout, columns: number): Panes {
       rows: Math.max(0, (layout.twoColumns ? layout.bodyRows - layout.checklistRows - layout.filesRows : activityRows + 1) - 1),
     },
     body: { rows: layout.bodyRows, width: columns },
+    activityAt: {
+      row: HEADER_ROWS + (layout.twoColumns ? 0 : layout.checklistRows) + 2,
+      column: layout.twoColumns ? layout.sideWidth + 2 : 1,
+    },
   };
 }

@@ -85,6 +85,9 @@ describe("splitting a call into keys", () => {
   it("keeps what Ink leaves of a sequence it has no name for as one key", async () => {
     expect(names(await splitAsInk("\u001b[25~"))).toEqual(["[25~"]);
     expect(names(await splitAsInk("\u001b[200~"))).toEqual(["[200~"]);
+    // Mouse reports (SGR): a press ends in M, a release in m; both stay one key.
+    expect(names(await splitAsInk("\u001b[<0;12;7M"))).toEqual(["[<0;12;7M"]);
+    expect(names(await splitAsInk("\u001b[<0;12;7m"))).toEqual(["[<0;12;7m"]);
     expect(splitKeys("O5P", keyOfChar("O").key).map((e) => e.input)).toEqual(["O5P"]);
     // Typed brackets are keys, though: "[[", "[]" and "[a" are not sequences.
     expect(names(await splitAsInk("[]"))).toEqual(["[", "]"]);

@@ -35,9 +35,10 @@ export const NO_FLAGS: Keys = {
 /**
  * What is left of an escape sequence Ink has no name for (an F13, a bracketed-paste mark): Ink
  * strips its ESC and passes the rest, "[25~" or "O5P", as input. It is one key, not "[" then more.
- * Their final is upper case or ~ $ ^, so "[[", "[]" or "[a" typed fast still count as two keys.
+ * Their final is upper case or ~ $ ^, so "[[", "[]" or "[a" typed fast still count as two keys;
+ * a mouse button's release report, "[<0;12;7m", ends in m.
  */
-const UNNAMED_SEQUENCE = /^(?:\[\[?[\x30-\x3f]*[\x20-\x2f]*[@-Z~$^]|O[\x30-\x3f]*[@-Z])$/;
+const UNNAMED_SEQUENCE = /^(?:\[\[?[\x30-\x3f]*[\x20-\x2f]*[@-Z~$^]|O[\x30-\x3f]*[@-Z]|\[<[\d;]*m)$/;
 
 /** The keys in one useInput call, in the order they were typed. */
 export function splitKeys(input: string, key: Keys): KeyEvent[] {

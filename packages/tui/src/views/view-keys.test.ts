@@ -16,6 +16,7 @@ const PANES = {
   checklist: { rows: 1, width: 40 },
   scratchpad: { rows: 2 },
   body: { rows: 6, width: 60 },
+  activityAt: { row: 7, column: 42 },
 };
 
 function context(tui: TuiState, overrides: Partial<ViewContext> = {}): ViewContext {
@@ -252,5 +253,34 @@ describe("the cost panel's keys", () => {
     expect(press(ctx, ["$", "j"]).view.overlay).toBeNull();
     // Nothing to raise it with (no raiser): + closes the panel like any other key.
     expect(press(context(running()), ["$", "+"]).view.overlay).toBeNull();
+  });
+});
+
+describe("the mouse", () => {
+  const report = (button: number, column: number, row: number) => ({
+    type: "key" as const,
+    input: `[<${button};${column};${row}M`,
+    key: NO_KEY,
+  });
+
+  it("the wheel scrolls the activity three lines a notch; a click on an activity line selects its entry", () => {
+    const ctx = context(running());
+    const up = reduceView(INITIAL_VIEW, report(64, 50, 8), ctx).view;
+    expect(up.activity.offset).toBe(3);
+    expect(reduceView(up, report(65, 50, 8), ctx).view.activity).toEqual(FOLLOW);
+    // The 4 rows shown end with the newest line; the first of them is at row 7.
+    const shown = press(ctx, []).view;
+    const clicked = reduceView(shown, report(0, 50, 7), ctx);
+    expect(clicked.view.selected).not.toBeNull();
+    expect(clicked.effects).toEqual([]);
+    // Left of the activity (the side column), or a release: nothing.
+    expect(reduceView(shown, report(0, 10, 7), ctx).view).toBe(shown);
+    expect(reduceView(shown, { ...report(0, 50, 7), input: "[<0;50;7m" }, ctx).view.selected).toBeNull();
+  });
+
+  it("a report is never typed into a prompt", () => {
+    const ctx = context(running());
+    const steering = press(ctx, [":", "go"]).view;
+    expect(reduceView(steering, report(64, 50, 8), ctx).view.draft).toEqual(steering.draft);
   });
 });

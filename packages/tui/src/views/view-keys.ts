@@ -1,4 +1,4 @@
-import { jumpIteration, offsetOfEntry, resolveOffset, scrollTo, type PaneSize } from "../components/activity-lines.js";
+import { jumpIteration, offsetOfEntry, resolveOffset, scrollTo, visibleLines, type PaneSize } from "../components/activity-lines.js";
 import { matchesOf, stepMatch } from "../components/activity-search.js";
 import { detailFor, selectionOf } from "../components/activity-selection.js";
 import { checklistLines } from "../components/checklist-lines.js";
@@ -7,7 +7,9 @@ import { editDraft, EMPTY_DRAFT, typeText } from "../components/line-editor.js";
 import { parseDollars } from "../components/cost-lines.js";
 import { isLiveStatus } from "../state/initial.js";
 import type { Tone, TuiState } from "../state/types.js";
+import { mouseOf, type Mouse } from "../terminal/mouse.js";
 import { diffLoaded, filesKey, openFiles } from "./files-keys.js";
+import { NO_FLAGS } from "./split-keys.js";
 import type { Focus, Keys, ViewContext, ViewEffect, ViewInput, ViewState, ViewStep } from "./view-state.js";
 
 // The run view's keys (docs/tui.md has the table) as a pure function of the view's state: what a
@@ -37,6 +39,14 @@ function onKey(view: ViewState, input: string, key: Keys, ctx: ViewContext, foll
   if (key.ctrl && input === "c") return step({ ...view, overlay: null, detail: null }, { type: ctx.controls ? "interrupt" : "quit" });
   // Ctrl-Z suspends the view (terminal/Suspendable.tsx); it is not z (fold).
   if (key.ctrl && input === "z") return step(view);
+  // A mouse report is never text: not for a prompt's draft, nor a key of the view.
+  const mouse = mouseOf(input);
+  if (mouse)
+    return overlay === null
+      ? step(onMouse(view, mouse, ctx))
+      : overlay === "detail" && mouse.type === "wheel"
+        ? detailKey(view, "", wheelKey(mouse.lines), ctx)
+        : step(view);
   if (overlay === "help") return step({ ...view, overlay: null });
   if (overlay === "quit") {
     if (input === "y")
@@ -219,6 +229,22 @@ function search(view: ViewState, query: string | null, ctx: ViewContext): ViewSt
   const searched = { ...view, query: query || null };
   return select(searched, query ? stepMatch(matchesOf(ctx.tui, query), null, 1) : null, ctx);
 }
+
+/** The wheel scrolls the activity (or an opened entry) three lines; a click on an activity line selects its entry. */
+function onMouse(view: ViewState, mouse: Mouse, ctx: ViewContext): ViewState {
+  if (mouse.type === "other") return view;
+  const focused = { ...view, focus: "activity" as const };
+  if (mouse.type === "wheel") return scroll(focused, -mouse.lines, ctx);
+  const { activityAt } = ctx.panes;
+  const pane = activityPane(view, ctx);
+  if (mouse.column < activityAt.column || mouse.column >= activityAt.column + pane.width) return view;
+  const lines = visibleLines(ctx.tui, pane, resolveOffset(ctx.tui, view.activity, pane));
+  const line = lines[mouse.row - activityAt.row];
+  return line?.entry == null ? view : { ...focused, selected: line.entry };
+}
+
+/** The arrow key the wheel stands for in an opened entry (one line a notch). */
+const wheelKey = (lines: number): Keys => ({ ...NO_FLAGS, [lines < 0 ? "upArrow" : "downArrow"]: true });
 
 /** The entry Enter, y and o act on: a search's or error's match, or the entry at the bottom of the view. */
 function selectedDetail(view: ViewState, ctx: ViewContext) {
