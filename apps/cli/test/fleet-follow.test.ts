@@ -64,7 +64,7 @@ describe("following a fleet session (Postgres, processes, bare remote)", { tags:
             .join(" ");
           tmux.run("new-session", "-d", "-s", "ls", "-x", "140", "-y", "20", `env -u CI ${vars} ${process.execPath} ${bin} ls; sleep 600`);
           const screen = await tmux.waitFor("ls", new RegExp(`^${short} +queued `, "m"));
-          expect(screen).toMatch(/^ID +STATUS +HAT +ITER +COST +UPDATED +WORKER +TASK/m);
+          expect(screen).toMatch(/^ID +STATUS +HAT +ITER +COST\/BUDGET +UPDATED +WORKER +TASK/m);
           expect(screen).toMatch(new RegExp(`^${short} +queued .* - +followed`, "m"));
         }
 

@@ -85,7 +85,7 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the TUI's defects, in a termin
 
     // Scrolled up a little, new events arrive below: the lines on screen stay where they are.
     tmux.keys(pane, "End");
-    await tmux.waitFor(pane, /^ Activity\s*$/m);
+    await tmux.waitFor(pane, /^ Activity(\s*$| · )/m);
     tmux.keys(pane, "PageUp");
     const before = await tmux.waitFor(pane, /Activity \(scrolled \d+ up/);
     const shown = (s: string) => rowsOf(s).slice(8, 21).join("\n");

@@ -101,8 +101,8 @@ const SHOW_CURSOR = "\x1b[?25h";
 const HIDE_CURSOR = "\x1b[?25l";
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1006l\x1b[?1000l";
-// eslint-disable-next-line no-control-regex -- OSC notifications and the bell are what is removed
-const NOTIFICATIONS = /(\x1b\][^\x07]*\x07|\x07)+/g;
+// eslint-disable-next-line no-control-regex -- OSC notifications (inside tmux in its passthrough) and the bell are what is removed
+const NOTIFICATIONS = /(\x1bPtmux;\x1b\x1b\][^\x07]*\x07\x1b\\|\x1b\][^\x07]*\x07|\x07)+/g;
 
 /** The bytes inside each synchronized update (DEC mode 2026), and what was written outside them. */
 function synchronizedUpdates(bytes: string): { frames: string[]; outside: string } {

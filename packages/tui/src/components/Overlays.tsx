@@ -34,7 +34,9 @@ export function HelpOverlay({ controls, width, height }: { controls: boolean; wi
   const framedRows = rowsAt(boxWidth - 4);
   const framed = height >= framedRows.reduce((a, b) => a + b, 0) + 4;
   const rows = framed ? framedRows : rowsAt(boxWidth);
-  const room = Math.max(0, height - (framed ? 4 : 2));
+  const all = rows.reduce((a, b) => a + b, 0);
+  // When not every key fits, one row says how many more there are.
+  const room = Math.max(0, height - (framed ? 4 : 2) - (all > height - (framed ? 4 : 2) ? 1 : 0));
   const lines: KeyHelp[] = [];
   let used = 0;
   keys.forEach((k, i) => {
@@ -42,6 +44,8 @@ export function HelpOverlay({ controls, width, height }: { controls: boolean; wi
     lines.push(k);
     used += rows[i]!;
   });
+  const hidden = keys.length - lines.length;
+  if (hidden > 0) used += 1;
   return (
     <Box
       flexDirection="column"
@@ -62,6 +66,11 @@ export function HelpOverlay({ controls, width, height }: { controls: boolean; wi
           {k.does}
         </Text>
       ))}
+      {hidden > 0 ? (
+        <Text color={col("gray")} wrap="truncate-end">
+          {`+${hidden} more keys on a taller terminal (docs/tui.md lists them all)`}
+        </Text>
+      ) : null}
       <Text color={col("gray")}>any key closes this help</Text>
     </Box>
   );

@@ -7,28 +7,28 @@ export interface KeyHelp {
   only?: "run" | "watch";
 }
 
+// First the keys a run needs most: the help shows what fits (a line says how many more there are).
 export const KEYS: KeyHelp[] = [
   { keys: "p", does: "pause / continue (between iterations)", only: "run" },
   { keys: "s", does: "stop: finish the iteration, checkpoint, end the run (resumable; exit 130)", only: "run" },
   { keys: ":", does: "steer: a message for the next iteration (Esc discards)", only: "run" },
   { keys: "a", does: "answer the agent's question (when it asks one; Esc discards)", only: "run" },
+  { keys: "q", does: "quit: asks, then the loop pauses with a checkpoint", only: "run" },
+  { keys: "Ctrl-C", does: "interrupt: checkpoint, then pause (twice: exit at once)", only: "run" },
+  { keys: "q Ctrl-C", does: "detach (the loop goes on where it runs)", only: "watch" },
+  { keys: "?", does: "this help" },
   { keys: "↑ ↓ PgUp PgDn j k ^U ^D", does: "scroll the focused pane (Ctrl-U / Ctrl-D: half a page)" },
   { keys: "Home End g G", does: "oldest / newest (End follows the stream again)" },
+  { keys: "Enter", does: "open the marked entry (the bottom one) whole; Esc or q returns" },
+  { keys: "/ n N", does: "search the activity; next older / next newer match (Esc clears)" },
   { keys: "[ ] { }", does: "previous / next iteration; previous / next hat" },
   { keys: "e", does: "the newest error, then older ones" },
   { keys: "z Z", does: "fold / unfold the marked entry's iteration; all of them" },
-  { keys: "Enter", does: "open the marked entry (the bottom one) whole; Esc or q returns" },
-  { keys: "y o", does: "copy the marked entry (OSC 52); show it in $PAGER" },
-  { keys: "mouse", does: "wheel scrolls; a click selects an activity entry (Shift to select text)" },
   { keys: "f", does: "files changed, by checkpoint, with their diffs (o pager, e editor)" },
-  { keys: "/ n N", does: "search the activity; next older / next newer match (Esc clears)" },
-  { keys: "Tab", does: "switch focus: activity, checklist, scratchpad" },
-  { keys: "?", does: "this help" },
-  { keys: "Ctrl-C", does: "interrupt: checkpoint, then pause (twice: exit at once)", only: "run" },
-  { keys: "q", does: "quit: asks, then the loop pauses with a checkpoint", only: "run" },
-  { keys: "q Ctrl-C", does: "detach (the loop goes on where it runs)", only: "watch" },
-  // Last: the help shows what fits, and the keys above are the ones a run needs most.
   { keys: "$", does: "costs: burn rate, projection, tokens by kind (+ raises the budget)" },
+  { keys: "y o", does: "copy the marked entry (OSC 52); show it in $PAGER" },
+  { keys: "Tab", does: "switch focus: activity, checklist, scratchpad" },
+  { keys: "mouse", does: "wheel scrolls; a click selects an activity entry (Shift to select text)" },
   { keys: "Ctrl-Z", does: "suspend to the shell (fg comes back)" },
 ];
 
