@@ -65,9 +65,11 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the view in a terminal (tmux)"
   });
 
   it("a first Ctrl-C says it is writing a checkpoint; a second exits at once, saying how to continue", async () => {
-    const run = tuiRun([{ hold: "a" }, { complete: true }]);
     // The held command ignores SIGTERM and leaves a process holding its output: stopping it takes
     // the tool's grace and drain time (about 2.5 s), a pause long enough for a person's second Ctrl-C.
+    // Outside the sandbox: in it, the command's processes all end with it at once, and the first
+    // Ctrl-C's pause is over before a second could come.
+    const run = tuiRun([{ hold: "a" }, { complete: true }], "HATLOOP_TOOLS__SANDBOX__MODE=off");
     const held = `trap '' TERM INT; setsid sleep 20 & while [ ! -e '${run.gate("a")}' ]; do sleep 0.05; done; echo go`;
     writeFileSync(
       run.scenario,
