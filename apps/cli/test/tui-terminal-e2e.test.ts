@@ -90,7 +90,8 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the view in a terminal (tmux)"
     const ended = await tmux.waitFor(pane, /\[exit 130\]/);
     expect(tmux.alternate(pane)).toBe(false);
     expect(ended).toContain("hatloop: interrupted again: exited without waiting for the checkpoint");
-    expect(ended).toMatch(new RegExp(`continue from the last one with: .*bin\\.js resume ${id}`));
+    // The hint names what was run: the binary here, or `pnpm hatloop` when the suite runs under pnpm.
+    expect(ended).toMatch(new RegExp(`continue from the last one with: .*(bin\\.js|hatloop) resume ${id}`));
     expect((await run.hatloop(["ls"])).stdout).toMatch(new RegExp(`${id} +interrupted`));
     // The hint is true: the session resumes from its last checkpoint and completes.
     run.release("a");
