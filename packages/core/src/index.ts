@@ -1,6 +1,7 @@
 export type * from "./store/port.js";
 export { LeaseLostError } from "./store/port.js";
 export * from "./config.js";
+export * from "./sandbox-config.js";
 export * from "./events.js";
 export { eventsJsonSchema } from "./events-schema.js";
 export * from "./ports/model.js";
