@@ -1,7 +1,7 @@
 import { formatCost, formatDuration, shortId } from "@hatloop/core";
 import { render } from "ink";
 import { SessionList, type ListChoice, type ListRow, type ListSource, type ListState } from "./views/SessionList.js";
-import { SessionView, type BudgetRaiser, type ChangesLoader, type DetailLoader, type LoopControls } from "./views/SessionView.js";
+import { SessionView, type SessionViewProps } from "./views/SessionView.js";
 import type { TuiStore } from "./state/store.js";
 import type { TuiState } from "./state/types.js";
 import { VIEW_OPTIONS } from "./view-options.js";
@@ -42,21 +42,7 @@ export interface MountedView {
 /** The live session view: with `controls` the loop runs here; without, we are watching. */
 export function mountSession(
   store: TuiStore,
-  {
-    controls,
-    onQuit,
-    onInterrupt,
-    details,
-    changes,
-    raiseBudget,
-  }: {
-    controls?: LoopControls;
-    onQuit?: () => void;
-    onInterrupt?: () => void;
-    details?: DetailLoader;
-    changes?: ChangesLoader;
-    raiseBudget?: BudgetRaiser;
-  } = {},
+  { controls, onQuit, onInterrupt, details, changes, raiseBudget }: Partial<Omit<SessionViewProps, "store" | "size" | "now">> = {},
 ): MountedView {
   let close = () => {};
   const closed = new Promise<void>((resolve) => {

@@ -29,7 +29,7 @@ import { performEffect, type BudgetRaiser, type ChangesLoader, type DetailLoader
 import { CostPanel } from "../components/CostPanel.js";
 import { INITIAL_VIEW, type ViewInput, type ViewState } from "./view-state.js";
 
-export type { BudgetRaiser, ChangesLoader, DetailLoader, LoopControls };
+export type { ChangesLoader, LoopControls };
 
 export interface SessionViewProps {
   store: TuiStore;
