@@ -8,6 +8,16 @@ import { join } from "node:path";
 // the process measured.
 
 export const GNU_TIME = "/usr/bin/time";
+/** What GNU time writes to its -o file: user and system seconds, peak RSS in KiB. */
+export const GNU_TIME_FORMAT = "%U %S %M";
+
+/** CPU and peak RSS from a file GNU time wrote with GNU_TIME_FORMAT. */
+export function readGnuTime(file: string): { cpuMs: number; peakRssMb: number } {
+  // GNU time prefixes "Command exited with non-zero status N" when the process failed.
+  const last = readFileSync(file, "utf8").trim().split("\n").at(-1) ?? "";
+  const [user, system, rssKb] = last.split(" ").map(Number);
+  return { cpuMs: ((user ?? 0) + (system ?? 0)) * 1000, peakRssMb: (rssKb ?? 0) / 1024 };
+}
 
 export interface ProcessFigures {
   wallMs: number;
@@ -35,7 +45,7 @@ export async function timedRun(
   const dir = mkdtempSync(join(tmpdir(), "hatloop-bench-time-"));
   const out = join(dir, "time");
   const started = performance.now();
-  const child = spawn(GNU_TIME, ["-o", out, "-f", "%U %S %M", command, ...args], {
+  const child = spawn(GNU_TIME, ["-o", out, "-f", GNU_TIME_FORMAT, command, ...args], {
     env: options.env ?? process.env,
     cwd: options.cwd,
     stdio: ["ignore", "ignore", "pipe"],
@@ -50,10 +60,7 @@ export async function timedRun(
   const wallMs = performance.now() - started;
   clearTimeout(timer);
   try {
-    // GNU time prefixes "Command exited with non-zero status N" when the process failed.
-    const last = readFileSync(out, "utf8").trim().split("\n").at(-1) ?? "";
-    const [user, system, rssKb] = last.split(" ").map(Number);
-    return { wallMs, cpuMs: ((user ?? 0) + (system ?? 0)) * 1000, peakRssMb: (rssKb ?? 0) / 1024, code, stderr };
+    return { wallMs, ...readGnuTime(out), code, stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HATLOOP_BIN } from "../fleet/processes.js";
-import { GNU_TIME, type ProcessFigures } from "../startup/timed-process.js";
+import { GNU_TIME, GNU_TIME_FORMAT, readGnuTime, type ProcessFigures } from "../startup/timed-process.js";
 
 // The same scripted session run twice in a real terminal (a tmux pane of 120x40): once with the TUI,
 // once with --plain. Each is a whole process timed by GNU time (CPU = user + system, peak RSS), so
@@ -77,7 +77,7 @@ async function paneRun(
     "-o",
     timeFile,
     "-f",
-    "'%e %U %S %M %x'",
+    `'${GNU_TIME_FORMAT}'`,
     process.execPath,
     HATLOOP_BIN,
     "run",
@@ -89,21 +89,23 @@ async function paneRun(
     "--model",
     `scripted:${scenarioFile}`,
     ...(plain ? ["--plain"] : []),
-    `; touch ${done}; sleep 5`,
+    `; echo $? > ${done}.part; mv ${done}.part ${done}; sleep 5`,
   ].join(" ");
   const session = `hatloop-bench-${name}`;
+  const started = performance.now();
   execFileSync("tmux", ["new-session", "-d", "-s", session, "-x", "120", "-y", "40", command]);
+  let wallMs: number;
   try {
     const deadline = Date.now() + timeoutMs;
     while (!existsSync(done)) {
       if (Date.now() > deadline) throw new Error(`the ${plain ? "plain" : "TUI"} run did not finish in ${timeoutMs / 1000} s`);
       await sleep(200);
     }
+    wallMs = performance.now() - started;
   } finally {
     execFileSync("tmux", ["kill-session", "-t", session], { stdio: "ignore" });
   }
-  const [wall, user, system, rssKb, code] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
-  return { wallMs: wall! * 1000, cpuMs: (user! + system!) * 1000, peakRssMb: rssKb! / 1024, code: code ?? null };
+  return { wallMs, ...readGnuTime(timeFile), code: Number(readFileSync(done, "utf8").trim()) };
 }
 
 /** Pairs of runs, TUI and plain in turn (which goes first alternates), so load drifts hit both alike. */
