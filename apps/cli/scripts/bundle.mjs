@@ -68,6 +68,10 @@ const result = await build({
   platform: "node",
   target: "node20",
   mainFields: ["module", "main"],
+  // React and its reconciler ship development builds behind this test; the CLI runs the production
+  // one (bin.ts sets it for what is not bundled), so the development code is not even parsed.
+  define: { "process.env.NODE_ENV": JSON.stringify("production") },
+  logOverride: { "assign-to-define": "silent" },
   // Ink's devtools are optional, and not installed.
   external: ["react-devtools-core"],
   // Bundled CommonJS dependencies call require() for Node's built-ins.
