@@ -43,7 +43,7 @@ export async function gradeCompletion(ctx: LoopContext, gates: GateReport): Prom
     model: deps.grader.model,
     system: [deps.grader.prompt],
     messages: [{ role: "user", content: graderMessage({ task: state.session.task, criteria, gates, diff }) }],
-    tools: [verdictsTool],
+    tools: [verdictsTool()],
     toolChoice: VERDICTS_TOOL,
     maxTokens: GRADER_MAX_TOKENS,
     purpose: "grader",

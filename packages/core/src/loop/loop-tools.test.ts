@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../ports/tools.js";
-import { loopTools } from "./loop-tools.js";
+import { LOOP_TOOL_NAMES, loopTools } from "./loop-tools.js";
 
 // The loop's own tools are defined like every other tool: the schema the model sees and the check of
 // what it sends are one zod schema.
@@ -10,6 +10,10 @@ const context = { signal: new AbortController().signal } as ToolContext;
 const call = (name: string, input: Record<string, unknown>) => tools.get(name)!.run(input, context);
 
 describe("the loop's tools", () => {
+  it("are the names loop health leaves out, no more and no fewer", () => {
+    expect([...LOOP_TOOL_NAMES].sort()).toEqual([...tools.keys()].sort());
+  });
+
   it("hand back the signals they stand for, trimmed, a single item taken as a list of one", async () => {
     const result = await call("update_checklist", { add: { id: " 1 ", description: "write the test" }, done: "0" });
     expect(result).toEqual({

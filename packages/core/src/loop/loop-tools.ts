@@ -81,5 +81,16 @@ export function loopTools(knownTopics: ReadonlySet<string>): Tool[] {
   ];
 }
 
-/** Their names: not the hat's to allow, and not work that fails (loop health does not count them). */
-export const LOOP_TOOL_NAMES = new Set(loopTools(new Set()).map((tool) => tool.spec.name));
+/**
+ * Their names: not the hat's to allow, and not work that fails (loop health does not count them).
+ * Written out, not built from loopTools(): every command loads this module, and building the tools
+ * turns six zod schemas into JSON Schema (a test keeps the two lists the same).
+ */
+export const LOOP_TOOL_NAMES: ReadonlySet<string> = new Set([
+  "update_scratchpad",
+  "update_checklist",
+  "remember",
+  "publish_event",
+  "acknowledge_failures",
+  "ask_user",
+]);

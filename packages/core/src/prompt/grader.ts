@@ -23,11 +23,14 @@ const answerSchema = z.object({
     .describe("One verdict for every criterion, each once."),
 });
 
-export const verdictsTool: ToolSpec = {
-  name: VERDICTS_TOOL,
-  description: "Record your verdict on every acceptance criterion. Call it once, with one verdict per criterion.",
-  inputSchema: toInputSchema(answerSchema),
-};
+/** Built when a grading asks for it, not when every command loads this module (a JSON Schema from zod). */
+export function verdictsTool(): ToolSpec {
+  return {
+    name: VERDICTS_TOOL,
+    description: "Record your verdict on every acceptance criterion. Call it once, with one verdict per criterion.",
+    inputSchema: toInputSchema(answerSchema),
+  };
+}
 
 export interface GradingInput {
   task: string;
