@@ -15,7 +15,10 @@ function readmeKeyRows(): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith("|")) break;
-    const [keys = "", does = ""] = line.split("|").slice(1, -1).map((cell) => cell.trim());
+    const [keys = "", does = ""] = line
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     rows.push([keys, does]);
   }
   return rows;
