@@ -39,7 +39,7 @@ export async function tuiCommand(
   const m = Object.fromEntries(
     (Object.keys(runs[0]!) as Array<keyof TuiMeasurement>).map((k) => [k, median(runs.map((r) => r[k]))]),
   ) as unknown as TuiMeasurement;
-  const plan = { turns: quick ? 6 : 30, pairs: quick ? 1 : 3 };
+  const plan = { turns: quick ? 2 : 30, pairs: quick ? 1 : 3 };
   const embedded = await sideBySide({ ...plan, databaseUrl: null }, log);
   const postgres = options.pg ? await withDatabase(options.pg, (url) => sideBySide({ ...plan, databaseUrl: url }, log)) : null;
   const markdown = [

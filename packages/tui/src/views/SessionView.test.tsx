@@ -107,7 +107,7 @@ describe("SessionView keys", () => {
     for (const ch of "drop it") app.stdin.write(ch);
     await tick();
     app.stdin.write("\r");
-    await tick();
+    await settle(() => text().includes("answer sent: drop it"));
     expect(c.calls).toEqual(["answer:drop it"]);
     expect(text()).toContain("answer sent: drop it");
 
