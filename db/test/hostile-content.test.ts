@@ -4,6 +4,7 @@ import { boundJsonDepth, jsonText, type Message } from "@hatloop/context";
 import type { NewCheckpoint, NewMessage } from "@hatloop/core";
 import { openTestStore } from "../src/testing.js";
 import { describeOnDrivers } from "./support/drivers.js";
+import { newSession } from "./support/session.js";
 import type { DbStore } from "../src/store.js";
 
 // Content Postgres' text and jsonb cannot hold as it is — a NUL (U+0000), a lone UTF-16 surrogate —
@@ -28,20 +29,14 @@ describeOnDrivers("hostile content on %s", (driver) => {
   beforeAll(async () => {
     store = await openTestStore(driver);
     sessionId = randomUUID();
-    await store.sessions.create({
-      id: sessionId,
-      task: `fix it${NUL}${HIGH}`,
-      title: `title${NUL}`,
-      repoPath: "/repo",
-      worktreePath: "/repo",
-      branch: "hatloop/x",
-      baseCommit: "a".repeat(40),
-      inPlace: false,
-      hat: "creator",
-      model: "m",
-      budgets: { maxIterations: 5, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
-      config: { note: HOSTILE, [`key${NUL}${HIGH}`]: [HOSTILE] },
-    });
+    await store.sessions.create(
+      newSession({
+        id: sessionId,
+        task: `fix it${NUL}${HIGH}`,
+        title: `title${NUL}`,
+        config: { note: HOSTILE, [`key${NUL}${HIGH}`]: [HOSTILE] },
+      }),
+    );
   });
   afterAll(async () => {
     await store?.close();

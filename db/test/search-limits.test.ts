@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Message } from "@hatloop/context";
 import { openTestStore } from "../src/testing.js";
 import { describeOnDrivers } from "./support/drivers.js";
+import { newSession } from "./support/session.js";
 import type { DbStore } from "../src/store.js";
 
 // One tsvector holds at most 1 MB. A turn of 300 parallel file reads (more than ~27k distinct words)
@@ -19,19 +20,7 @@ describeOnDrivers("full-text limits on %s", (driver) => {
   const sessionId = randomUUID();
   beforeAll(async () => {
     store = await openTestStore(driver);
-    await store.sessions.create({
-      id: sessionId,
-      task: "t",
-      title: "t",
-      repoPath: "/repo",
-      worktreePath: "/repo",
-      branch: "b",
-      baseCommit: "a".repeat(40),
-      inPlace: false,
-      hat: "creator",
-      model: "m",
-      budgets: { maxIterations: 5, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
-    });
+    await store.sessions.create(newSession({ id: sessionId }));
   });
   afterAll(async () => {
     await store?.close();

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { memoryStore, type NewEvent } from "@hatloop/core";
 import { currentStatus } from "../src/session/liveness.js";
+import { newSession } from "./support/session.js";
 
 // The status ls and show give a live run: "paused" when its newest readable session.status event
 // says so. Stored events are checked against the event union first, never cast.
@@ -10,20 +11,7 @@ const ID = "a1fe0000-0000-4000-8000-000000000001";
 
 async function liveRunWith(events: NewEvent[]) {
   const store = memoryStore();
-  await store.sessions.create({
-    id: ID,
-    task: "t",
-    title: "t",
-    repoPath: "/r",
-    worktreePath: "/r",
-    branch: "b",
-    baseCommit: "a".repeat(40),
-    inPlace: false,
-    hat: "creator",
-    model: "m",
-    budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
-    status: "running",
-  });
+  await store.sessions.create(newSession({ id: ID, status: "running" }));
   await store.sessions.acquireLease(ID, `${hostname()}:${process.pid}`, 60_000);
   await store.events.append(ID, events);
   return currentStatus(store, (await store.sessions.get(ID))!);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type DbStore } from "@hatloop/db";
 import { runHatloop, startHatloop } from "./support/hatloop.js";
+import { newSession } from "./support/session.js";
 
 // `logs -f` follows a session on the path `watch` takes (src/sinks/follow-lines.ts): events are
 // pushed to it as they are stored, it ends with the run's session.end, and it does not wait for a
@@ -14,23 +15,9 @@ let home: string;
 let env: Record<string, string>;
 let store: DbStore;
 
-const NEW_SESSION = {
-  task: "tidy up",
-  title: "tidy up",
-  repoPath: "/r",
-  worktreePath: "/r/w",
-  branch: "b",
-  baseCommit: "a".repeat(40),
-  inPlace: false,
-  hat: "planner",
-  model: "m",
-  budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
-  status: "running",
-} as const;
-
 /** A running session whose lease `pid` (a process of this machine) holds, with one event stored. */
 async function runningSession(id: string, pid: number): Promise<void> {
-  await store.sessions.create({ ...NEW_SESSION, id });
+  await store.sessions.create(newSession({ id, status: "running" }));
   expect(await store.sessions.acquireLease(id, `${hostname()}:${pid}`, 10 * 60_000)).not.toBeNull();
   await store.events.append(id, [{ iteration: 1, type: "iteration.start", payload: { hat: "planner" }, version: 1 }]);
 }

@@ -4,28 +4,24 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { NewSession } from "@hatloop/core";
 import { runHatloop } from "./support/hatloop.js";
+import { newSession } from "./support/session.js";
 import { withStore } from "./support/store.js";
 
 // ls --status / --repo / --limit and the totals under the table, on the embedded database (no fleet,
 // no queue schema): the filters run in the database, "interrupted" is decided from the runner, and
 // --json stays an array unless --totals asks for the object.
 
+/** Session n: what ls prints and filters on is set here, the rest is the store contract's fixture. */
 function session(n: number, fields: Partial<NewSession>): NewSession {
-  return {
+  return newSession({
     id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
     task: `task ${n}`,
     title: `task ${n}`,
     repoPath: "/srv/app",
-    worktreePath: "/srv/wt",
-    branch: `hatloop/${n}`,
-    baseCommit: "a".repeat(40),
-    inPlace: false,
-    hat: "creator",
-    model: "m",
     budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
     status: "completed",
     ...fields,
-  };
+  });
 }
 
 describe("ls filters and totals (embedded database)", () => {

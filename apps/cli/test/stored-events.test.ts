@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loopEventSchema } from "@hatloop/core";
 import { runHatloop } from "./support/hatloop.js";
+import { newSession } from "./support/session.js";
 import { withStore } from "./support/store.js";
 
 // Events read back from the database are checked against the event union: a damaged row, or one a
@@ -17,20 +18,7 @@ beforeAll(async () => {
   const home = mkdtempSync(join(tmpdir(), "hatloop-events-"));
   env = { HATLOOP_HOME: home, HATLOOP_CONFIG: join(home, "none.json") };
   await withStore(home, async (store) => {
-    await store.sessions.create({
-      id,
-      task: "tidy up",
-      title: "tidy up",
-      repoPath: "/r",
-      worktreePath: "/r/w",
-      branch: "b",
-      baseCommit: "a".repeat(40),
-      inPlace: false,
-      hat: "planner",
-      model: "m",
-      budgets: { maxIterations: null, maxTokens: null, maxCostUsd: null, maxRuntimeMs: null },
-      status: "completed",
-    });
+    await store.sessions.create(newSession({ id, status: "completed" }));
     await store.events.append(id, [
       { iteration: 1, type: "iteration.start", payload: { hat: "planner" }, version: 1 },
       { iteration: 1, type: "tool.call", payload: { id: "t1", name: "read_file", summary: 42 }, version: 1 },
