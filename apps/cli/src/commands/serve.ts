@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import { ConsoleAuth, allowedHosts, isLoopback, isWildcard, type ServeAccess } from "@hatloop/console";
 import { usageError } from "../errors.js";
-import { printText } from "../output/print.js";
+import { printError, printText } from "../output/print.js";
 import { configFor, openConfiguredStore } from "../runtime.js";
 import { serveConsole } from "../serve/server.js";
+import { stopOnSignal } from "../serve/shutdown.js";
 
 // `hatloop serve`: the web console and the JSON API. Without a token it binds to loopback only, and
 // makes one for the console (printed in its login link); the API's reads stay open there as before.
@@ -30,10 +31,12 @@ export async function serveAction(flags: { port: number; host: string; token?: s
   printText(
     `hatloop: serving on ${base}/ (console: ${login}; API: ${base}/api/v1/sessions${configured ? ", token required" : ""}) (Ctrl-C to stop)`,
   );
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
+  const stopped = await stopOnSignal(async () => {
+    await serving.close();
+    await store.close();
   });
-  await serving.close();
-  await store.close();
+  if (stopped !== "closed") printError(`serve: stopped without closing cleanly (${stopped})`);
+  // Told to stop, it stops: a handle left open after the close (seen: the process stayed, idle, for
+  // 20 minutes after a fleet console's SIGTERM, its close done) must not keep it running.
+  process.exit(0);
 }

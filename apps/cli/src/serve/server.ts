@@ -41,8 +41,11 @@ export function serveConsole(
     server,
     close: async () => {
       web.hub.stop();
+      // Stop accepting first, then drop the open ones: the other way round, a connection made in
+      // between (a page's stream reconnecting) kept the server open.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
       await backend.close();
     },
   };
