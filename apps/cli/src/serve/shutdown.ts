@@ -3,7 +3,7 @@
 // `graceMs`, ends the process anyway. A server asked to stop must stop: a close that waits on a
 // connection or a queue client for ever would leave it running until someone sends SIGKILL.
 
-export const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export type StopReason = "closed" | "second signal" | "grace elapsed";
 
