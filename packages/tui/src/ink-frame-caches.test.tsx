@@ -63,3 +63,36 @@ describe("Ink's frames with the caches kept across frames", () => {
     live.unmount();
   });
 });
+
+describe("Ink's rows joined from their writes", () => {
+  it("ends a write's styles before the blanks and the write after it, even when the text leaves them open", () => {
+    // A line whose own escape codes leave inverse on: the blanks after it must not be inverse.
+    const live = render(
+      <Box width={20}>
+        <Box width={8} flexShrink={0}>
+          <Text>{"\u001b[7mab"}</Text>
+        </Box>
+        <Text>cd</Text>
+      </Box>,
+    );
+    const row = (live.lastFrame() ?? "").split("\n")[0]!;
+    expect(stripAnsi(row)).toBe("ab      cd");
+    const reset = row.lastIndexOf("\u001b[0m", row.indexOf("cd"));
+    expect(reset).toBeGreaterThan(row.indexOf("ab"));
+    expect(row.slice(reset + 4, row.indexOf("cd"))).toBe("      ");
+    live.unmount();
+  });
+
+  it("draws overlapping writes cell by cell, the later one on top", () => {
+    const live = render(
+      <Box width={12} height={1}>
+        <Text>{"abcdefghij"}</Text>
+        <Box position="absolute" marginLeft={3}>
+          <Text color="red">XY</Text>
+        </Box>
+      </Box>,
+    );
+    expect(stripAnsi(live.lastFrame() ?? "")).toBe("abcXYfghij");
+    live.unmount();
+  });
+});

@@ -12,13 +12,40 @@ describe("TUI store", () => {
       let renders = 0;
       store.subscribe(() => renders++);
       for (let i = 0; i < 2_000; i++) store.push(event("model.text", { text: "x" }, 1));
-      vi.advanceTimersByTime(29);
+      // Streamed text alone: a frame every two frame times.
+      vi.advanceTimersByTime(59);
       expect(renders).toBe(0);
       vi.advanceTimersByTime(1);
       expect(renders).toBe(1);
       vi.runAllTimers(); // nothing more is scheduled: one frame for the 2,000 events
       expect(renders).toBe(1);
       expect(store.getState().streaming?.text.length).toBe(2_000);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("draws anything but streamed text within one frame time, even with a text frame pending", () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      const store = createTuiStore(initialState(snapshot(), NOW), { frameMs: 30 });
+      let renders = 0;
+      store.subscribe(() => renders++);
+      store.push(event("model.text", { text: "x" }, 1));
+      vi.advanceTimersByTime(10);
+      store.push(event("tool.call", { id: "t1", name: "read_file", summary: "a" }, 1));
+      vi.advanceTimersByTime(29);
+      expect(renders).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(renders).toBe(1);
+      // Text after that frame waits its own, longer, time again.
+      store.push(event("model.text", { text: "y" }, 1));
+      vi.advanceTimersByTime(59);
+      expect(renders).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(renders).toBe(2);
+      vi.runAllTimers();
+      expect(renders).toBe(2);
     } finally {
       vi.useRealTimers();
     }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useStdout } from "ink";
 import type { TuiStore } from "../state/store.js";
 
@@ -23,13 +23,24 @@ export function useTerminalSize(fixed?: { columns: number; rows: number }) {
   return size;
 }
 
-/** A clock for the elapsed time, ticking once a second while the run is live. */
+/**
+ * The time for the elapsed clock: read at each render, so any frame shows it current, and a frame of
+ * its own once a second while the run is live only when nothing else drew one in that second (while
+ * text streams, frames come 4 times a second and the clock's own would be a fifth).
+ */
 export function useNow(live: boolean, fixedNow?: number) {
-  const [now, setNow] = useState(() => fixedNow ?? Date.now());
+  const [, setTick] = useState(0);
+  const drawn = useRef(0);
   useEffect(() => {
     if (!live || fixedNow !== undefined) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    const timer = setInterval(() => {
+      if (Date.now() - drawn.current >= CLOCK_MS - 100) setTick((t) => t + 1);
+    }, CLOCK_MS);
     return () => clearInterval(timer);
   }, [live, fixedNow]);
-  return fixedNow ?? now;
+  if (fixedNow !== undefined) return fixedNow;
+  drawn.current = Date.now();
+  return drawn.current;
 }
+
+const CLOCK_MS = 1_000;
