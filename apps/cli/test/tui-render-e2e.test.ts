@@ -85,7 +85,8 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the run view's drawing, in a t
     // for and given back, the end rings the terminal.
     const drawn = [SHOW_CURSOR, HIDE_CURSOR, MOUSE_ON, MOUSE_OFF].reduce((rest, seq) => rest.replaceAll(seq, ""), outside);
     expect(drawn.replace(NOTIFICATIONS, "")).toBe("");
-    expect(frames.length).toBeGreaterThan(50);
+    // Enough frames to judge by: text streamed for about 8 s draws 4 frames a second.
+    expect(frames.length).toBeGreaterThan(25);
     // The first row never changes while the text streams: a frame that redraws everything writes it.
     const redrawn = frames.filter((frame) => frame.includes(header)).length;
     expect(redrawn).toBeLessThan(frames.length / 10);
