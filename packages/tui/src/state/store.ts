@@ -20,13 +20,10 @@ export interface TuiStore {
   flush(): void;
 }
 
-export function createTuiStore(
-  state: TuiState,
-  options: { frameMs?: number; textFrameMs?: number; maxEntries?: number; now?: () => number } = {},
-): TuiStore {
+export function createTuiStore(state: TuiState, options: { frameMs?: number; maxEntries?: number; now?: () => number } = {}): TuiStore {
   const listeners = new Set<() => void>();
   const frameMs = options.frameMs ?? 125;
-  const textFrameMs = options.textFrameMs ?? 2 * frameMs;
+  const textFrameMs = 2 * frameMs;
   const now = options.now ?? Date.now;
   let timer: ReturnType<typeof setTimeout> | null = null;
   /** When the pending frame is due (performance.now()). */
