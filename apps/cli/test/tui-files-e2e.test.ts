@@ -41,7 +41,8 @@ describe.runIf(requireOrSkip(hasTmux(), "tmux"))("the files view in a terminal (
     expect(older).toMatch(/iteration 1\) · 1\/2/);
 
     tmux.keys(pane, "e");
-    const editing = await tmux.waitFor(pane, /EDITING .*notes\/alpha\.txt/);
+    // The editor prints its line, then the file: wait for both (a screen read between them showed the line only).
+    const editing = await tmux.waitFor(pane, /EDITING .*notes\/alpha\.txt\n[\s\S]*^alpha$/m);
     expect(editing).toMatch(/^alpha$/m);
     tmux.keys(pane, "Enter");
     const back = await tmux.waitFor(pane, /notes\/alpha\.txt \+1 -0/);
