@@ -30,7 +30,7 @@ describe("the embedded database's seed", () => {
   it("unpacks again over an unpacking cut short (no PG_VERSION yet), and the result opens", async () => {
     await pgliteTemplate();
     const dir = freshDir();
-    expect(unpackSeed(dir)).toBe(true);
+    expect(await unpackSeed(dir)).toBe(true);
     // Killed mid-way: PG_VERSION (written last) and some of the files are missing.
     rmSync(join(dir, "PG_VERSION"));
     rmSync(join(dir, "global"), { recursive: true });

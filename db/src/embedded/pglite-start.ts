@@ -43,10 +43,12 @@ export async function startPglite(
   dataDir?: string,
   options: Pick<PGliteOptions, "loadDataDir"> & { fromSeed?: boolean } = {},
 ): Promise<PGlite> {
-  const compiled = (await compiledModules()) as Pick<PGliteOptions, keyof CompiledModules>;
+  const compiling = compiledModules();
   const seeded = options.fromSeed !== false && !options.loadDataDir;
-  // On disk the seed is unpacked into the directory (see unpackSeed); in memory PGlite loads it.
-  if (seeded && dataDir && isFresh(dataDir)) unpackSeed(dataDir);
+  // On disk the seed is unpacked into the directory (see unpackSeed), while V8 compiles the modules on
+  // its own threads; in memory PGlite loads it.
+  if (seeded && dataDir && isFresh(dataDir)) await unpackSeed(dataDir);
+  const compiled = (await compiling) as Pick<PGliteOptions, keyof CompiledModules>;
   const loadDataDir = options.loadDataDir ?? (seeded && !dataDir ? (readSeed() ?? undefined) : undefined);
   return PGlite.create({
     ...(dataDir ? { dataDir } : {}),

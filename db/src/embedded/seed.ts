@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunzipSync } from "node:zlib";
 import type { PGlite } from "@electric-sql/pglite";
 import { migratePgliteDb, migrationsFolder } from "../migrate.js";
+import { unpackTarGz } from "./tar-unpack.js";
 
 // A new embedded database starts from a seed: a dump of an empty, migrated database. Creating one
 // from nothing runs Postgres' initdb in WebAssembly (~5 s of CPU and ~700 MiB at its peak, measured
@@ -60,32 +60,10 @@ export function readSeed(): Blob | null {
  * whole database in memory on the way (~300 MiB at the peak instead of ~150). PG_VERSION comes last,
  * so a directory whose unpacking was cut short is still fresh and is unpacked again. False without a seed.
  */
-export function unpackSeed(dataDir: string): boolean {
+export async function unpackSeed(dataDir: string): Promise<boolean> {
   const path = seedPath();
   if (!path) return false;
-  const tar = gunzipSync(readFileSync(path));
-  let version: Buffer | null = null;
-  for (let at = 0; at + 512 <= tar.length;) {
-    const header = tar.subarray(at, at + 512);
-    if (header.every((b) => b === 0)) break;
-    const text = (from: number, length: number) => header.toString("utf8", from, from + length).replace(/\0[\s\S]*$/, "");
-    const prefix = text(345, 155);
-    const name = `${prefix ? `${prefix}/` : ""}${text(0, 100)}`.replace(/^\/+/, "");
-    const size = parseInt(text(124, 12).trim() || "0", 8);
-    const body = tar.subarray(at + 512, at + 512 + size);
-    const target = join(dataDir, name);
-    if (name.split("/").includes("..")) throw new Error(`the embedded database seed holds a path outside its directory: ${name}`);
-    if (header[156] === 0x35)
-      mkdirSync(target, { recursive: true }); // "5": a directory
-    else if (name === "PG_VERSION") version = body;
-    else {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, body);
-    }
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  if (!version) throw new Error(`the embedded database seed ${path} has no PG_VERSION`);
-  writeFileSync(join(dataDir, "PG_VERSION"), version);
+  await unpackTarGz(path, dataDir, "PG_VERSION");
   return true;
 }
 
