@@ -21,7 +21,7 @@ import { printText } from "../output/print.js";
 import { invocation } from "../invocation.js";
 
 // An offline end-to-end session: the bundled sample repository is copied to a temp dir and made a
-// git repository, then a scripted model works a real task in it — real files, real tests (node --test), real
+// git repository, then a scripted model works a real task in it — real files, real tests (node:test), real
 // quality gates — and the session lands in the database like any other. It runs in two parts: the
 // first stops at a small iteration budget, the handoff is printed, and the second resumes from the
 // checkpoint. A small context window makes the context guard warn, checkpoint and compact.
@@ -32,11 +32,12 @@ const DEMO_FIRST_PART = 6;
 const DEMO_WINDOW = 6_000;
 
 /**
- * The sample repository's own scripts, run by node itself: through npm (what gates.detect finds in its
- * package.json) each gate paid npm's start-up, 0.3-0.4 s of CPU, nine times a demo (the scenario's
- * test runs likewise call node directly).
+ * The sample repository's checks, run by node itself: through npm (what gates.detect finds in its
+ * package.json) each gate paid npm's start-up, 0.3-0.4 s of CPU, nine times a demo; `node --test`
+ * starts a runner and then a process for the one test file, which run alone prints the same TAP. The
+ * scenario's test runs call it likewise.
  */
-const DEMO_GATES = { test: "node --test test/", lint: "node scripts/lint.js" };
+const DEMO_GATES = { test: "node test/slugify.test.js", lint: "node scripts/lint.js" };
 
 const DEMO_TASK = 'slugify("  Hello, World!  ") returns "hello-world-": make slugify never start or end with a dash, with a test.';
 
