@@ -117,14 +117,16 @@ export function toSvg(screen, columns, rows) {
             `textLength="${(text.length * CELL_W).toFixed(1)}"`,
             `lengthAdjust="spacingAndGlyphs"`,
           ].filter(Boolean);
-          out.push(`<text ${attrs.join(" ")}>${esc(body)}</text>`);
+          // Each text keeps its spaces itself: Chromium does not inherit xml:space from the root, and
+          // a row whose spaces collapse is stretched across its textLength.
+          out.push(`<text xml:space="preserve" ${attrs.join(" ")}>${esc(body)}</text>`);
         }
         column += text.length;
       }
     });
   const width = Math.ceil(24 + columns * CELL_W);
   const height = 20 + rows * CELL_H;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="14" xml:space="preserve">
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="14">
 <rect width="100%" height="100%" fill="${BG}"/>
 ${out.join("\n")}
 </svg>
