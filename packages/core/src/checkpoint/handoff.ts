@@ -19,7 +19,9 @@ export function handoffBuilder(deps: { git: GitPort; store: Store; now(): number
     reason?: CheckpointReason,
   ): Promise<Handoff> => {
     const { session } = state;
-    const git = await deps.git.facts(session.worktreePath, session.baseCommit).catch(() => fallbackFacts(state, gitCommit));
+    // Outside in-place sessions, gitCommit is what commitAll just made of the whole worktree.
+    const cleanAt = session.inPlace || gitCommit === null ? undefined : gitCommit;
+    const git = await deps.git.facts(session.worktreePath, session.baseCommit, cleanAt).catch(() => fallbackFacts(state, gitCommit));
     const learnings = (await deps.store.memories.bySession(session.id))
       .filter((m) => m.status === "active")
       .map((m) => `[${m.type}] ${m.content}`);

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { git, isolateGit, tempRepo, writeFiles } from "../test-support/fixtures.js";
+import { execFileSync } from "node:child_process";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { git, isolateGit, tempDir, tempRepo, writeFiles } from "../test-support/fixtures.js";
 import { commitAll, hasChangesSince, headCommit, resetTo } from "./commits.js";
 import { gitFacts, worktreeDiff } from "./facts.js";
 
@@ -137,6 +138,43 @@ describe("gitFacts", () => {
       diffstat: { filesChanged: 0, insertions: 0, deletions: 0 },
       commits: [],
     });
+  });
+});
+
+describe("gitFacts of a tree just committed (cleanAt)", () => {
+  /** Runs `fn` with a git on the PATH that logs each command's arguments before running the real one. */
+  async function countingGit<T>(fn: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
+    const dir = tempDir("hatloop-git-log-");
+    const log = path.join(dir, "log");
+    const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    writeFileSync(path.join(dir, "git"), `#!/bin/sh\necho "$*" >> "${log}"\nexec "${real}" "$@"\n`, { mode: 0o755 });
+    vi.stubEnv("PATH", `${dir}${path.delimiter}${process.env.PATH ?? ""}`);
+    try {
+      const result = await fn();
+      return { result, commands: existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [] };
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }
+
+  it("are the working tree's facts, read from the two commits once per pair", async () => {
+    const repo = tempRepo({ "keep.txt": "k\n", "mod.txt": "one\n", "del.txt": "d\n" });
+    const base = await headCommit(repo);
+    expect(await gitFacts(repo, base, base)).toEqual(await gitFacts(repo, base));
+
+    writeFiles(repo, { "mod.txt": "one\ntwo\n", "new/file.txt": "n\n" });
+    rmSync(path.join(repo, "del.txt"));
+    const first = await commitAll(repo, "first step");
+    writeFiles(repo, { "new/file.txt": "n\nn2\n" });
+    const second = await commitAll(repo, "second step");
+    const { result: clean, commands } = await countingGit(() => gitFacts(repo, base, second));
+    expect(clean).toEqual(await gitFacts(repo, base));
+    expect(clean).toMatchObject({ branch: "main", headCommit: second, createdFiles: ["new/file.txt"], deletedFiles: ["del.txt"] });
+    expect(clean.commits?.map((c) => c.sha)).toEqual([first, second]);
+    expect(commands.map((c) => c.split(" ").find((w) => !w.startsWith("-") && !w.includes("=")))).toEqual(["rev-parse", "diff", "log"]);
+
+    // The next checkpoint, nothing changed: the branch is asked again, the rest is known.
+    expect((await countingGit(() => gitFacts(repo, base, second))).commands).toHaveLength(1);
   });
 });
 

@@ -13,8 +13,18 @@ export type { GitFacts };
 
 const MAX_COMMITS = 200;
 
-export async function gitFacts(dir: string, baseCommit: string): Promise<GitFacts> {
+/**
+ * The handoff's facts: the work since `baseCommit`. With `cleanAt`, the worktree is known to be that
+ * commit's tree (commitAll just made it, as every checkpoint does), so the two commits are compared
+ * instead of the working tree through a scratch index: what lies between two commits never changes,
+ * and is read once per pair (a checkpoint where nothing changed spawns one git instead of four).
+ */
+export async function gitFacts(dir: string, baseCommit: string, cleanAt?: string): Promise<GitFacts> {
   const git = gitAt(dir);
+  if (cleanAt !== undefined) {
+    const branch = (await git.raw(["rev-parse", "--abbrev-ref", "HEAD"])).trim();
+    return { branch, headCommit: cleanAt, ...(await between(dir, baseCommit, cleanAt)) };
+  }
   // One process for three answers: rev-parse prints them in the order asked.
   const [indexPath = "", head = "", branch = ""] = (
     await git.raw(["rev-parse", "--git-path", "index", "HEAD", "--abbrev-ref", "HEAD"])
@@ -22,17 +32,42 @@ export async function gitFacts(dir: string, baseCommit: string): Promise<GitFact
   const changes = parseRawNumstat(
     await diffWorkingTreeAgainst(dir, path.resolve(dir, indexPath), baseCommit, ["-z", "--raw", "--numstat"]),
   );
-  // Nothing committed since the base: no need to ask for the log.
-  const log =
-    head === baseCommit ? "" : await git.raw(["log", "--reverse", `-n${MAX_COMMITS}`, "--format=%H%x1f%s", `${baseCommit}..HEAD`]);
-  const commits = log
+  return { branch, headCommit: head, ...changes, commits: await commitsBetween(dir, baseCommit, head) };
+}
+
+type Between = Omit<GitFacts, "branch" | "headCommit">;
+
+/** What lies between two commits, by directory and pair; the newest few pairs are kept. */
+const known = new Map<string, Promise<Between>>();
+
+function between(dir: string, baseCommit: string, commit: string): Promise<Between> {
+  if (commit === baseCommit) return Promise.resolve({ ...parseRawNumstat(""), commits: [] });
+  const key = `${dir}\0${baseCommit}\0${commit}`;
+  let found = known.get(key);
+  if (!found) {
+    found = (async () => {
+      const diff = await gitAt(dir).raw(["diff", "--no-renames", "-z", "--raw", "--numstat", baseCommit, commit, "--"]);
+      return { ...parseRawNumstat(diff), commits: await commitsBetween(dir, baseCommit, commit) };
+    })();
+    // A failure is not kept: the next checkpoint asks again.
+    found.catch(() => known.delete(key));
+    known.set(key, found);
+    if (known.size > 16) known.delete(known.keys().next().value!);
+  }
+  return found;
+}
+
+/** The commits after `baseCommit` up to `head`, oldest first (none asked for when they are the same). */
+async function commitsBetween(dir: string, baseCommit: string, head: string): Promise<GitFacts["commits"]> {
+  if (head === baseCommit) return [];
+  const log = await gitAt(dir).raw(["log", "--reverse", `-n${MAX_COMMITS}`, "--format=%H%x1f%s", `${baseCommit}..${head}`]);
+  return log
     .split("\n")
     .filter((l) => l.length > 0)
     .map((line) => {
       const [sha = "", subject = ""] = line.split("\x1f");
       return { sha, subject };
     });
-  return { branch, headCommit: head, ...changes, commits };
 }
 
 /**
