@@ -97,13 +97,10 @@ export async function unpackTarGz(path: string, dir: string, last: string): Prom
       header = Buffer.concat([header, chunk.subarray(at, at + need)]);
       at += Math.min(need, chunk.length - at);
       if (header.length < 512) continue;
+      // An empty file or a directory is finished by the branch above, like any other entry.
       entry = startEntry(header);
       header = Buffer.alloc(0);
       if (!entry) ended = true;
-      else if (entry.size === 0 && entry.padding === 0) {
-        finishEntry(entry);
-        entry = null;
-      }
     }
   }
   if (!lastFile.seen) throw new Error(`the archive ${path} has no ${last}`);
