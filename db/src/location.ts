@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdirSync, statSync, type Stats } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { errorMessage, placeholder } from "@hatloop/context";
+import { defaultPgliteDir } from "./paths.js";
 
 // Where the data lives, decided from a --db / DATABASE_URL value before anything is opened or
 // created: a typo such as mysql://... must not become a new embedded database in ./mysql:, and an
@@ -26,6 +27,11 @@ export function locateDatabase(url: string): DatabaseLocation {
     );
   }
   return { driver: "pglite", dataDir: resolve(url.replace(/^file:(\/\/)?/, "")) };
+}
+
+/** Where `url` (--db, the configuration), else DATABASE_URL, else the default data directory points. */
+export function configuredLocation(url: string | undefined, env: NodeJS.ProcessEnv): DatabaseLocation {
+  return locateDatabase(url ?? env.DATABASE_URL ?? defaultPgliteDir(env));
 }
 
 /** For messages and `hatloop db path`: a Postgres URL's password is hidden, as redaction hides it everywhere. */

@@ -1,14 +1,11 @@
 import { getTableName } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pg-proxy";
 import { errorMessage } from "@hatloop/context";
-import type { Db } from "./db.js";
-import type { Execute } from "./embedded/broker.js";
+import { drizzleOver, type Db } from "./db.js";
 import { findDamage } from "./embedded/damage.js";
 import { queryPglite } from "./embedded/pglite-query.js";
 import { EmbeddedRouter } from "./embedded/router.js";
-import { DatabaseError, displayLocation, ensureDataDir, locateDatabase } from "./location.js";
+import { configuredLocation, DatabaseError, displayLocation, ensureDataDir } from "./location.js";
 import { migratePgliteDb, migratePostgresDb } from "./migrate.js";
-import { defaultPgliteDir } from "./paths.js";
 import { connectionFailure } from "./resilience/classify.js";
 import { DatabaseUnavailableError, OutageMonitor, type OutageReport } from "./resilience/outage.js";
 import { PRUNE_RECEIPTS } from "./resilience/receipts.js";
@@ -63,8 +60,7 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 
 /** Opens the database and applies pending migrations. */
 export async function openDb(options: OpenOptions = {}): Promise<Database> {
-  const env = options.env ?? process.env;
-  const location = locateDatabase(options.url ?? env.DATABASE_URL ?? defaultPgliteDir(env));
+  const location = configuredLocation(options.url, options.env ?? process.env);
   if (location.driver === "postgres") return openPostgres(location.url, options);
   if (location.driver === "memory") return openMemory(options.loadDataDir);
   ensureDataDir(location.dataDir);
@@ -73,13 +69,6 @@ export async function openDb(options: OpenOptions = {}): Promise<Database> {
 
 function monitorFor(where: string, options: OpenOptions): OutageMonitor {
   return new OutageMonitor(where, { outageTimeoutMs: options.outageTimeoutMs ?? DEFAULT_OUTAGE_TIMEOUT_MS, onOutage: options.onOutage });
-}
-
-function drizzleOver(execute: Execute): Db {
-  return drizzle(async (sql, params, method) => ({ rows: await execute(sql, params, method === "all" ? "array" : "object") }), {
-    schema,
-    casing: "snake_case",
-  });
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {

@@ -4,7 +4,6 @@ import type { DbStore } from "@hatloop/db";
 import { loadConfig } from "./config/load.js";
 import { CliError } from "./errors.js";
 import { invocation } from "./invocation.js";
-import { reportOutage } from "./outages.js";
 
 // What every command needs: its merged options, the configuration and, when asked, the store.
 
@@ -35,7 +34,7 @@ export function configFor(command: Command, flags: Record<string, unknown> = {})
 export async function openConfiguredStore(config: HatloopConfig, { warm = false } = {}): Promise<DbStore> {
   const { outageTimeout, queryTimeout, linger } = config.database;
   // Imported here: a command loads the database driver when it opens the database.
-  const { openStore } = await import("@hatloop/db");
+  const [{ openStore }, { reportOutage }] = await Promise.all([import("@hatloop/db"), import("./outages.js")]);
   return openStore({
     url: config.databaseUrl,
     outageTimeoutMs: outageTimeout,
@@ -46,8 +45,11 @@ export async function openConfiguredStore(config: HatloopConfig, { warm = false 
 }
 
 /** Opens the store for the duration of `fn` (a short command: see `warm`) and always closes it. */
-export async function withStore<T>(command: Command, fn: (store: DbStore, config: HatloopConfig) => Promise<T>): Promise<T> {
-  const config = configFor(command);
+export async function withStore<T>(
+  command: Command,
+  fn: (store: DbStore, config: HatloopConfig) => Promise<T>,
+  config = configFor(command),
+): Promise<T> {
   const store = await openConfiguredStore(config, { warm: true });
   try {
     return await fn(store, config);

@@ -9,6 +9,7 @@ import { queueInfo } from "../src/fleet/queue-info.js";
 import { addSchedule } from "../src/fleet/schedules.js";
 import { listSessions } from "../src/fleet/session-list.js";
 import { costTotals } from "../src/fleet/totals.js";
+import { sessionsInStore } from "../src/fleet/sessions-in-store.js";
 import { runHatloop } from "./support/hatloop.js";
 import { scenarioIn, startWorker, submit, withFleet } from "./support/fleet.js";
 
@@ -48,14 +49,15 @@ describe("the fleet's data for the web console (Postgres, a worker, a bare remot
           submission: { task: "weekly", repoUrl: remote, base: null, priority: 1, config: {}, contextWindow: 1000 },
         });
 
-        const listed = async (query: Parameters<typeof listSessions>[1]) => (await listSessions(store, query)).map((s) => s.id);
+        const listed = async (query: Parameters<typeof listSessions>[1]) =>
+          (await listSessions(sessionsInStore(store), query)).map((s) => s.id);
         expect(await listed({ limit: 10 })).toEqual([dead, high, low]);
         expect(await listed({ statuses: ["queued"], limit: 10 })).toEqual([high, low]);
         expect(await listed({ statuses: ["queued"], limit: 1 })).toEqual([high]);
         expect(await listed({ statuses: ["dead-lettered"], limit: 10 })).toEqual([dead]);
         expect(await listed({ statuses: ["paused"], limit: 10 })).toEqual([]);
         expect(await listed({ repo: remote, statuses: ["queued", "dead-lettered"], limit: 10 })).toEqual([dead, high, low]);
-        const [row] = await listSessions(store, { statuses: ["dead-lettered"], limit: 1 });
+        const [row] = await listSessions(sessionsInStore(store), { statuses: ["dead-lettered"], limit: 1 });
         expect(row).toMatchObject({
           status: "dead-lettered",
           live: false,
@@ -67,7 +69,7 @@ describe("the fleet's data for the web console (Postgres, a worker, a bare remot
         expect(info.schedules).toMatchObject([{ name: "weekly", cron: "0 4 * * 1", task: "weekly", priority: 1, last: null }]);
         expect(info.schedules[0]!.next!.getUTCDay()).toBe(1);
 
-        const totals = await costTotals(store, new Date());
+        const totals = await costTotals(sessionsInStore(store), new Date());
         expect(totals.byStatus).toEqual({ queued: 2, "dead-lettered": 1 });
         expect(totals.all).toEqual({ sessions: 3, costUsd: 0 });
         expect(await listWorkers(store)).toEqual([]);
@@ -99,7 +101,7 @@ describe("the fleet's data for the web console (Postgres, a worker, a bare remot
         id: string;
       }>;
       expect(byWorker.map((s) => s.id)).toEqual(expect.arrayContaining([high, low, dead]));
-      expect(await listSessions(store, { worker: "w2", limit: 10 })).toEqual([]);
+      expect(await listSessions(sessionsInStore(store), { worker: "w2", limit: 10 })).toEqual([]);
       const [w1] = await listWorkers(store);
       expect(w1).toMatchObject({ name: "w1", state: "running", concurrency: 1 });
     });

@@ -81,4 +81,13 @@ describe("what --help and --version load", () => {
     expect(loaded).toContain("out/commands/ls.js");
     expect(loaded.filter((m) => /^(hono|htmx|@hono)|packages\/console\/|out\/serve\//.test(m))).toEqual([]);
   });
+
+  it("ls with nobody holding the embedded database loads neither the database nor drizzle", () => {
+    const env = { HATLOOP_HOME: mkdtempSync(join(tmpdir(), "hatloop-imports-home-")), HATLOOP_DATABASE__LINGER: "0" };
+    // The first opens the database (and leaves its sessions at rest as it closes it); the second reads them.
+    expect(modulesLoadedBy(["ls"], 0, env)).toContain("@electric-sql/pglite/dist/index.js");
+    const loaded = modulesLoadedBy(["ls"], 0, env);
+    expect(loaded).toContain("../../db/dist/at-rest.js");
+    expect(loaded.filter((m) => /^(drizzle-orm|@electric-sql|postgres)\/|db\/dist\/(index|open|store)\.js/.test(m))).toEqual([]);
+  });
 });

@@ -1,9 +1,10 @@
 import { fork, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore } from "@hatloop/db";
+import { RESTING_FILE } from "@hatloop/db/at-rest";
 import { createTestDatabase } from "@hatloop/db/testing";
 import { HATLOOP_BIN } from "../fleet/processes.js";
 import { median, percentile, round } from "../util/stats.js";
@@ -86,12 +87,19 @@ export async function startupCommand(
       ["logs", [HATLOOP_BIN, "--db", db, "logs", id]],
       ["handoff", [HATLOOP_BIN, "--db", db, "handoff", id]],
     ];
-    // The first command after the warm holder has gone opens the directory itself (and leaves a
-    // holder behind as it exits: stopped before the next run).
+    // With nobody holding the directory, `ls` reads what its last holder left (the seeding store,
+    // here) and starts no Postgres, so it leaves no holder either.
     const [ls] = reads(dataDir);
+    const atRest = join(dataDir, RESTING_FILE);
+    await measure("ls, embedded, 16 sessions, nobody holding it", ls![1], plan.runs, () => {
+      if (!existsSync(atRest)) throw new Error(`ls opened the database: ${atRest} is gone`);
+    });
+    // Without that (its holder was killed, or hatloop was upgraded), the first command opens the
+    // directory itself, and leaves a holder behind as it exits: stopped before the next run.
     let appearing = false;
-    await measure("ls, embedded, 16 sessions, nobody holding it", ls![1], plan.runs, async () => {
+    await measure("ls, embedded, 16 sessions, nobody holding it, nothing at rest", ls![1], plan.runs, async () => {
       await stopWarmHolder(dataDir, { appearing });
+      rmSync(atRest, { force: true });
       appearing = true;
     });
     // The holder the last of those commands left: what it took to start, and what it holds while it serves.

@@ -49,7 +49,7 @@ export function renderStartup(json: StartupJson): string {
     `Node ${run.node}, ${cpus().length} cores, load average ${run.loadAverage[0]} at the start and ${run.loadAverage[1]} at the end.`,
     `Whole processes of the built \`hatloop\` (apps/cli/dist/bin.js), medians of ${plan.runs} runs (demo: ${plan.demoRuns}); CPU is user + system of the process and the children it waited for; peak RSS is the largest process's. 16 sessions are real loop runs (the runtime bench's rig).`,
     table.join("\n"),
-    `**The warm holder** the first command leaves: ${seconds(holder.startCpuMs)} s of CPU to start, ${holder.rssMb} MiB resident while it serves the rows above (peak ${holder.peakRssMb} MiB).`,
+    `**The warm holder** the first command leaves when nothing is at rest: ${seconds(holder.startCpuMs)} s of CPU to start, ${holder.rssMb} MiB resident while it serves the rows above (peak ${holder.peakRssMb} MiB).`,
     ...(
       [
         ["hatloop watch", watch],

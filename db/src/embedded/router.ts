@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { PGlite } from "@electric-sql/pglite";
+import { newestMigration } from "../migrate.js";
 import { brokerSocketPath } from "../paths.js";
 import { PRUNE_RECEIPTS } from "../resilience/receipts.js";
 import {
@@ -20,6 +21,7 @@ import { DatabaseDamagedError, findDamage, findDamageDeeply } from "./damage.js"
 import { acquireLock, isAlive, processStart } from "./lock.js";
 import { readManifest, writeManifest } from "./manifest.js";
 import { queryPglite } from "./pglite-query.js";
+import { dropResting, writeResting } from "./resting-file.js";
 import { corruptionIn, holdsDatabase, startFailure } from "./unreadable.js";
 
 // Routes every query of this process to the PGlite directory: directly when this process holds it,
@@ -147,7 +149,10 @@ export class EmbeddedRouter {
     await route.server.close();
     // Reads change no file size; a damaged directory keeps the manifest that shows the damage.
     if (route.wrote && !route.damaged) await writeManifest(this.local(route), this.options.dataDir).catch(() => {});
+    const atRest = route.damaged ? null : await this.sessionsToRest(route).catch(() => null);
     await route.pg.close();
+    // After Postgres has shut down: its last writes are in the file's stamp.
+    if (atRest) this.leaveAtRest(atRest);
     route.release();
     if (this.options.lingerMs && !route.damaged) this.startWarmHolder(this.options.lingerMs);
   }
@@ -212,6 +217,21 @@ export class EmbeddedRouter {
     }
   }
 
+  /** Imported here: a warm holder loads drizzle only as it closes. */
+  private async sessionsToRest(route: { pg: PGlite }): Promise<unknown> {
+    const [{ drizzleOver }, { sessionsToRest }] = await Promise.all([import("../db.js"), import("../stores/sessions-to-rest.js")]);
+    return sessionsToRest(drizzleOver(this.local(route)));
+  }
+
+  /** What `ls` reads until the next holder (resting-file.ts); without it, `ls` opens the database. */
+  private leaveAtRest(value: unknown): void {
+    try {
+      writeResting(this.options.dataDir, newestMigration(), value);
+    } catch {
+      // A full disk, say: the next `ls` opens the database.
+    }
+  }
+
   /** Detached: it outlives this process, and takes the lock only if nobody took it in between. */
   private startWarmHolder(lingerMs: number): void {
     const child = spawn(process.execPath, [warmHolderScript, this.options.dataDir, String(lingerMs)], {
@@ -229,6 +249,8 @@ export class EmbeddedRouter {
     try {
       // Imported here: a process that only talks to a holder never loads PGlite.
       const { startPglite } = await import("./pglite-start.js");
+      // Before Postgres can write anything: no reader may take the last holder's listing for current.
+      dropResting(dataDir);
       const existed = holdsDatabase(dataDir);
       pg = await startPglite(dataDir).catch((error: unknown) => {
         throw startFailure(dataDir, error, existed);

@@ -61,7 +61,9 @@ export interface SessionTotals {
 
 /**
  * Two aggregate queries over the sessions table (the day and week bounds are the caller's, in its
- * local time). `queue`: where the fleet's jobs are, to count queued sessions; absent there, none are.
+ * local time). Costs are added in the order of the ids, so that the sums do not depend on where rows
+ * lie (tallySessions adds them so too). `queue`: where the fleet's jobs are, to count queued
+ * sessions; absent there, none are.
  */
 export async function sessionTotals(
   db: Db,
@@ -73,11 +75,11 @@ export async function sessionTotals(
   const [sums] = rowsOf<Record<string, string | number | null>>(
     await db.execute(sql`select
         count(*) filter (where created_at >= ${day}::timestamptz) as day_n,
-        coalesce(sum(cost_usd) filter (where created_at >= ${day}::timestamptz), 0) as day_cost,
+        coalesce(sum(cost_usd order by id) filter (where created_at >= ${day}::timestamptz), 0) as day_cost,
         count(*) filter (where created_at >= ${week}::timestamptz) as week_n,
-        coalesce(sum(cost_usd) filter (where created_at >= ${week}::timestamptz), 0) as week_cost,
+        coalesce(sum(cost_usd order by id) filter (where created_at >= ${week}::timestamptz), 0) as week_cost,
         count(*) as all_n,
-        coalesce(sum(cost_usd), 0) as all_cost
+        coalesce(sum(cost_usd order by id), 0) as all_cost
       from sessions`),
   );
   const queued = (await hasQueue(db, queue))

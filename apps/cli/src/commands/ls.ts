@@ -3,10 +3,11 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { SessionRecord } from "@hatloop/core";
 import { formatAge, formatCost, shortId, table } from "../format.js";
-import { listSessions, type ListedSession, type SessionQuery } from "../fleet/session-list.js";
+import { listSessions, type ListedSession, type SessionQuery, type SessionSource } from "../fleet/session-list.js";
+import { sessionsAtRest } from "../fleet/sessions-at-rest.js";
 import { costTotals, totalsLines } from "../fleet/totals.js";
 import { outputMode } from "../ui/output-mode.js";
-import { withStore } from "../runtime.js";
+import { configFor, withStore } from "../runtime.js";
 import { printJson, printText } from "../output/print.js";
 import { invocation } from "../invocation.js";
 
@@ -21,29 +22,40 @@ export interface LsFlags {
 }
 
 export async function lsAction(options: LsFlags, command: Command): Promise<void> {
-  await withStore(command, async (store, config) => {
-    const query: SessionQuery = {
-      limit: options.limit,
-      ...(options.status ? { statuses: options.status } : {}),
-      ...(options.worker !== undefined ? { worker: options.worker } : {}),
-      ...(options.repo !== undefined ? { repo: repositoryFilter(options.repo) } : {}),
-    };
-    const filtered = query.statuses !== undefined || query.worker !== undefined || query.repo !== undefined;
-    if (options.json) {
-      const sessions = await listSessions(store, query);
-      // An array, as ever; with --totals an object holding it beside the totals.
-      return printJson(options.totals ? { sessions, totals: await costTotals(store, new Date()) } : sessions);
-    }
-    if (outputMode(options) === "tui" && !options.totals) {
-      const first = await listSessions(store, { ...query, limit: 1 });
-      if (first.length) return (await import("../ui/home.js")).homeScreen(store, config, query);
-    }
-    const sessions = await listSessions(store, query);
-    if (sessions.length === 0 && filtered) return printText("No sessions match.");
-    const lines = [renderSessionList(sessions)];
-    if (sessions.length) lines.push("", ...totalsLines(await costTotals(store, new Date())));
-    printText(lines.join("\n"));
-  });
+  const query: SessionQuery = {
+    limit: options.limit,
+    ...(options.status ? { statuses: options.status } : {}),
+    ...(options.worker !== undefined ? { worker: options.worker } : {}),
+    ...(options.repo !== undefined ? { repo: repositoryFilter(options.repo) } : {}),
+  };
+  const config = configFor(command);
+  const home = outputMode(options) === "tui" && !options.totals;
+  // Nobody holds the embedded database: its last holder's listing answers without starting it.
+  const atRest = home ? null : await sessionsAtRest(config.databaseUrl, Date.now());
+  if (atRest) return printListing(atRest, options, query);
+  await withStore(
+    command,
+    async (store) => {
+      const source = (await import("../fleet/sessions-in-store.js")).sessionsInStore(store);
+      if (home && (await listSessions(source, { ...query, limit: 1 })).length)
+        return (await import("../ui/home.js")).homeScreen(store, config, query);
+      await printListing(source, options, query);
+    },
+    config,
+  );
+}
+
+async function printListing(source: SessionSource, options: LsFlags, query: SessionQuery): Promise<void> {
+  const sessions = await listSessions(source, query);
+  if (options.json) {
+    // An array, as ever; with --totals an object holding it beside the totals.
+    return printJson(options.totals ? { sessions, totals: await costTotals(source, new Date()) } : sessions);
+  }
+  const filtered = query.statuses !== undefined || query.worker !== undefined || query.repo !== undefined;
+  if (sessions.length === 0 && filtered) return printText("No sessions match.");
+  const lines = [renderSessionList(sessions)];
+  if (sessions.length) lines.push("", ...totalsLines(await costTotals(source, new Date())));
+  printText(lines.join("\n"));
 }
 
 /** A local repository path as the sessions have it (absolute); a URL as given. */

@@ -1,9 +1,5 @@
-import type { SessionRecord } from "@hatloop/core";
-import { fleetStore, type DbStore } from "@hatloop/db";
-import { QUEUE } from "./queue.js";
-
-// What `ls` and `show` say of fleet sessions, read from the database (so from any machine): whether
-// the session waits in the queue, and which worker runs it (or ran it last).
+// What `ls` and `show` say of fleet sessions (read from the database by fleet-views.ts, so from any
+// machine): whether the session waits in the queue, and which worker runs it (or ran it last).
 
 export interface FleetView {
   /** "queued": its job waits for a worker; "active": a worker has taken it; null: not in the queue. */
@@ -20,30 +16,6 @@ export interface FleetView {
   startError: string | null;
   /** The schedule whose firing created it. */
   schedule: string | null;
-}
-
-/** The fleet sessions among `sessions` (others are absent from the map). */
-export async function fleetViews(store: DbStore, sessions: readonly SessionRecord[]): Promise<Map<string, FleetView>> {
-  const rows = await fleetStore(store.database.db).list(
-    sessions.map((s) => s.id),
-    { schema: "pgboss", name: QUEUE },
-  );
-  return new Map(
-    rows
-      .filter((r) => r.repoUrl)
-      .map((r) => [
-        r.sessionId,
-        {
-          queue: r.queueState,
-          worker: r.worker,
-          repo: r.repoUrl,
-          priority: r.priority,
-          deadLettered: r.deadLetteredAt !== null,
-          startError: r.startError,
-          schedule: r.schedule,
-        },
-      ]),
-  );
 }
 
 /**

@@ -1,13 +1,15 @@
-import { type SessionRecord, type SessionStatus } from "@hatloop/core";
-import { filteredSessions, type DbStore } from "@hatloop/db";
-import { currentStatuses, isLive } from "../session/liveness.js";
-import { fleetStatus, fleetViews, type FleetView } from "./listing.js";
+import type { SessionRecord, SessionStatus } from "@hatloop/core";
+import type { SessionFilter, SessionTotals } from "@hatloop/db";
+import { isLive } from "../session/liveness.js";
+import { fleetStatus, type FleetView } from "./listing.js";
 
 // The session list as `ls` shows it, for `ls` and the web console: each session with the status a
 // person sees (stored, or interrupted, queued, dead-lettered) and its fleet side, filtered by those
-// statuses, by worker and by repository, newest first. The database filters what it can (stored
-// status, worker, repository; indexed); the statuses it cannot know (a live runner's, the queue's)
-// are decided here, a page at a time, until `limit` rows pass.
+// statuses, by worker and by repository, newest first. The source filters what it can (stored
+// status, worker, repository; indexed in the database); the statuses it cannot know (a live
+// runner's, the queue's) are decided here, a page at a time, until `limit` rows pass. Sources: the
+// database (sessions-in-store.ts), or what an embedded database's last holder left for a reader
+// while nobody holds it (sessions-at-rest.ts).
 
 export interface SessionQuery {
   /** Statuses as shown: stored ones, interrupted, queued, dead-lettered; absent: any. */
@@ -27,7 +29,19 @@ export interface SessionQuery {
  */
 export type ListedSession = Omit<SessionRecord, "status"> & { status: string; live: boolean; fleet: FleetView | null };
 
-export async function listSessions(store: DbStore, query: SessionQuery): Promise<ListedSession[]> {
+/** Where sessions are listed from. */
+export interface SessionSource {
+  /** One page of the sessions that pass `filter`, newest first. */
+  page(filter: SessionFilter, page: { limit: number; offset: number }): Promise<SessionRecord[]>;
+  /** The status to show of each (liveness.ts, currentStatuses). */
+  statuses(sessions: readonly SessionRecord[], now: number): Promise<Map<string, string>>;
+  /** The fleet sessions among them. */
+  fleet(sessions: readonly SessionRecord[]): Promise<Map<string, FleetView>>;
+  /** What the sessions created since each bound cost (the caller's day and week), and how many have each status. */
+  totals(bounds: { dayStart: Date; weekStart: Date }): Promise<SessionTotals>;
+}
+
+export async function listSessions(source: SessionSource, query: SessionQuery): Promise<ListedSession[]> {
   const stored = storedCandidates(query.statuses);
   const wanted = query.statuses ? new Set(query.statuses) : null;
   const filter = {
@@ -41,9 +55,9 @@ export async function listSessions(store: DbStore, query: SessionQuery): Promise
   // Without a status to decide here, the first page is the answer.
   const pageSize = wanted ? Math.max(query.limit, 200) : query.limit;
   for (let offset = 0; rows.length < query.limit; offset += pageSize) {
-    const page = await filteredSessions(store.database.db, filter, { limit: pageSize, offset });
-    const [statuses, fleet] = await Promise.all([currentStatuses(store, page), fleetViews(store, page)]);
+    const page = await source.page(filter, { limit: pageSize, offset });
     const now = Date.now();
+    const [statuses, fleet] = await Promise.all([source.statuses(page, now), source.fleet(page)]);
     for (const session of page) {
       const view = fleet.get(session.id);
       const status = fleetStatus(view, statuses.get(session.id)!);

@@ -1,6 +1,6 @@
-import { sessionTotals, type DbStore, type SessionTotals } from "@hatloop/db";
+import type { SessionTotals } from "@hatloop/db";
 import { formatCost } from "../format.js";
-import { QUEUE } from "./queue.js";
+import type { SessionSource } from "./session-list.js";
 
 // The totals under `ls` (and on the web console): what the sessions created today, this week and
 // ever cost, and how many sessions there are in each status. Day and week are this machine's local
@@ -8,11 +8,11 @@ import { QUEUE } from "./queue.js";
 
 export type CostTotals = SessionTotals;
 
-export function costTotals(store: DbStore, now: Date): Promise<CostTotals> {
+export function costTotals(source: SessionSource, now: Date): Promise<CostTotals> {
   const dayStart = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   const sinceMonday = (dayStart.getDay() + 6) % 7;
   const weekStart = new Date(now.getFullYear(), now.getMonth(), now.getDate() - sinceMonday);
-  return sessionTotals(store.database.db, { dayStart, weekStart }, { schema: "pgboss", name: QUEUE });
+  return source.totals({ dayStart, weekStart });
 }
 
 /** The lines under the table. */

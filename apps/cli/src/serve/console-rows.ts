@@ -1,6 +1,7 @@
 import { matchesQuery, type SessionQuery, type SessionRow, type Totals } from "@hatloop/console";
 import type { DbStore } from "@hatloop/db";
 import { listSessions } from "../fleet/session-list.js";
+import { sessionsInStore } from "../fleet/sessions-in-store.js";
 import { costTotals } from "../fleet/totals.js";
 import { describeEvent, eventReader, LOOP_EVENT_TYPES, type StoredEvent } from "@hatloop/core";
 
@@ -20,7 +21,7 @@ export async function sessionRows(store: DbStore, query: SessionQuery): Promise<
   const limit = query.limit ?? SCAN;
   // The database filters by status, worker and id; words and part of a repository are matched here.
   const matchedHere = Boolean(query.text || query.repo);
-  const listed = await listSessions(store, {
+  const listed = await listSessions(sessionsInStore(store), {
     ...(query.status?.length ? { statuses: query.status } : {}),
     ...(query.worker ? { worker: query.worker } : {}),
     ...(query.ids ? { ids: query.ids } : {}),
@@ -51,7 +52,7 @@ export async function sessionRows(store: DbStore, query: SessionQuery): Promise<
 }
 
 export async function sessionTotals(store: DbStore): Promise<Totals> {
-  return costTotals(store, new Date());
+  return costTotals(sessionsInStore(store), new Date());
 }
 
 /** The line of a stored event, for a row's "last event". */

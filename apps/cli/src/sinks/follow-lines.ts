@@ -1,7 +1,7 @@
 import { followEvents, type EventReader, type EventSink, type SessionRecord } from "@hatloop/core";
 import type { DbStore } from "@hatloop/db";
 import { eventsAfter, followFleetSession } from "../fleet/follow.js";
-import { fleetViews } from "../fleet/listing.js";
+import { fleetViews } from "../fleet/fleet-views.js";
 import { shortId } from "../format.js";
 import { invocation } from "../invocation.js";
 import { printError } from "../output/print.js";

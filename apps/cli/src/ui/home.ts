@@ -4,6 +4,7 @@ import type { DbStore } from "@hatloop/db";
 import type { ListAction, ListRow, ListSource, ListState } from "@hatloop/tui";
 import { formatAge, formatCost } from "../format.js";
 import { listSessions, type ListedSession, type SessionQuery } from "../fleet/session-list.js";
+import { sessionsInStore } from "../fleet/sessions-in-store.js";
 import { consoleActions } from "../serve/console-actions.js";
 import { describeRemoval, removeSessions } from "../session/removal.js";
 import { resolveSession } from "../runtime.js";
@@ -24,7 +25,7 @@ export async function homeScreen(store: DbStore, config: HatloopConfig, query: S
   const source: ListSource = {
     load: async () => {
       const now = new Date();
-      const sessions = await listSessions(store, query);
+      const sessions = await listSessions(sessionsInStore(store), query);
       const fleet = sessions.some((s) => s.fleet);
       return sessions.map((s) => homeRow(s, now, fleet));
     },

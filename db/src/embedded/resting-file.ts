@@ -1,0 +1,94 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+// What an embedded database holds while nobody holds it, for commands that only read it (`hatloop
+// ls`): written by the holder as it gives the directory up cleanly, after Postgres has shut down,
+// and removed by the next holder before it starts Postgres. So it exists only while nobody can be
+// writing, and says what the tables said when the last writer left. It is also stamped with
+// Postgres's control file and its WAL files as they were then: any start of Postgres since (an
+// older hatloop that never removes this file included) changes them, and the file no longer counts.
+// A reader that finds no file, or a stale one, opens the database as before.
+
+export const RESTING_FILE = "hatloop-at-rest.json";
+
+/** Raised in JSON.stringify: a value this file's date tags could not tell from a date. */
+class Untaggable extends Error {}
+
+const DATE = "$date";
+/** This file's own layout. */
+const VERSION = 1;
+
+interface RestingFile {
+  version: number;
+  /** The schema (newest migration) of the hatloop that wrote it: another schema, another shape. */
+  schema: number;
+  stamp: string;
+  value: unknown;
+}
+
+/** Removes the file: the caller is about to start Postgres on the directory. */
+export function dropResting(dataDir: string): void {
+  rmSync(join(dataDir, RESTING_FILE), { force: true });
+}
+
+/**
+ * Writes `value` (dates kept as dates) once Postgres has shut down. Not written when the value holds
+ * an object with a "$date" key, which would read back as a date.
+ */
+export function writeResting(dataDir: string, schema: number, value: unknown): void {
+  let body: string;
+  try {
+    body = JSON.stringify({ version: VERSION, schema, stamp: stampOf(dataDir), value } satisfies RestingFile, tagDates);
+  } catch (error) {
+    if (error instanceof Untaggable) return;
+    throw error;
+  }
+  const path = join(dataDir, RESTING_FILE);
+  writeFileSync(`${path}.tmp`, body, { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
+}
+
+/** The value, if the file is there, of this schema, and Postgres has not started since it was written. */
+export function readResting(dataDir: string, schema: number): unknown {
+  let file: RestingFile;
+  try {
+    file = JSON.parse(readFileSync(join(dataDir, RESTING_FILE), "utf8"), untagDates) as RestingFile;
+    // Read after the file: a holder that started since has changed what the stamp is made of.
+    if (file.version !== VERSION || file.schema !== schema || file.stamp !== stampOf(dataDir)) return null;
+  } catch {
+    return null;
+  }
+  return file.value;
+}
+
+/**
+ * Postgres rewrites its control file whenever it starts or checkpoints, and appends to the WAL
+ * before any change reaches a table.
+ */
+function stampOf(dataDir: string): string {
+  const control = createHash("sha256")
+    .update(readFileSync(join(dataDir, "global", "pg_control")))
+    .digest("hex");
+  const wal = readdirSync(join(dataDir, "pg_wal"), { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const stat = statSync(join(dataDir, "pg_wal", entry.name), { bigint: true });
+      return `${entry.name}:${stat.size}:${stat.mtimeNs}`;
+    })
+    .sort();
+  return [control, ...wal].join(" ");
+}
+
+function tagDates(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const raw = this[key];
+  if (raw instanceof Date) return { [DATE]: raw.toISOString() };
+  if (raw !== null && typeof raw === "object" && Object.hasOwn(raw, DATE)) throw new Untaggable();
+  return value;
+}
+
+function untagDates(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === "object" && typeof (value as Record<string, unknown>)[DATE] === "string")
+    return new Date((value as Record<string, string>)[DATE]!);
+  return value;
+}

@@ -1,0 +1,16 @@
+import { desc } from "drizzle-orm";
+import type { SessionRecord } from "@hatloop/core";
+import type { Db } from "../db.js";
+import { fleetSessions, sessions } from "../schema.js";
+import { toRecord } from "./sessions.js";
+
+/**
+ * What a holder leaves for `ls` as it gives the embedded directory up (embedded/resting-file.ts):
+ * every session, in the order `ls` lists them. Null when the directory has fleet sessions, whose
+ * queue and worker these rows do not say.
+ */
+export async function sessionsToRest(db: Db): Promise<SessionRecord[] | null> {
+  if ((await db.select({ id: fleetSessions.sessionId }).from(fleetSessions).limit(1)).length > 0) return null;
+  const rows = await db.select().from(sessions).orderBy(desc(sessions.createdAt), desc(sessions.id));
+  return rows.map(toRecord);
+}

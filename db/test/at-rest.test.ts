@@ -1,0 +1,132 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SessionRecord } from "@hatloop/core";
+import { sessionsAtRest, tallySessions } from "../src/at-rest.js";
+import { readResting, RESTING_FILE, writeResting } from "../src/embedded/resting-file.js";
+import { startPglite } from "../src/embedded/pglite-start.js";
+import { newestMigration } from "../src/migrate.js";
+import { openStore, type DbStore } from "../src/store.js";
+import { filteredSessions, sessionTotals } from "../src/stores/session-listing.js";
+import { openTestStore } from "../src/testing.js";
+import { describeOnDrivers } from "./support/drivers.js";
+import { newSession } from "./support/session.js";
+
+// What a holder of the embedded database leaves for `ls` as it closes (embedded/resting-file.ts),
+// and what it must never be: stale (a holder is there, or Postgres started since) or unlike what
+// the database itself answers.
+
+const stores: DbStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close().catch(() => {});
+});
+
+function freshDir(): string {
+  return join(mkdtempSync(join(tmpdir(), "hatloop-at-rest-")), "pglite");
+}
+
+async function open(url: string): Promise<DbStore> {
+  const store = await openStore({ url });
+  stores.push(store);
+  return store;
+}
+
+/** Sessions of several statuses, costs whose float sum depends on the order they are added in, and ages. */
+async function addSessions(store: DbStore): Promise<void> {
+  const costs = [0.1, 0.2, 0.3, 1e-17, 0.7, 1 / 3];
+  const statuses = ["completed", "failed", "paused", "stopped", "running", "pending"] as const;
+  const day = 24 * 3_600_000;
+  for (const [i, cost] of costs.entries()) {
+    const id = `${"fbdace"[i]}-${i}`;
+    await store.sessions.create(newSession({ id, repoPath: i % 2 ? "/repo/a" : "/repo/b" }));
+    await store.sessions.update(id, { status: statuses[i]!, costUsd: cost });
+    const created = new Date(Date.now() - i * 2 * day - 1234.5);
+    await store.database.db.execute(sql`update sessions set created_at = ${created.toISOString()}::timestamptz where id = ${id}`);
+  }
+}
+
+const everything = (store: DbStore) => filteredSessions(store.database.db, {}, { limit: 100, offset: 0 });
+
+describe("the sessions an embedded database holds at rest", () => {
+  it("are left by the holder as it closes, taken back as the next one opens, and are what the database says", async () => {
+    const dir = freshDir();
+    const first = await open(dir);
+    await addSessions(first);
+    const expected = await everything(first);
+    expect(sessionsAtRest(dir)).toBeNull(); // held
+    await first.close();
+
+    const atRest = sessionsAtRest(dir);
+    expect(atRest).toEqual(expected);
+    expect(atRest!.map((s) => s.id)).toEqual(expected.map((s) => s.id));
+    expect(atRest![0]!.createdAt).toBeInstanceOf(Date);
+
+    const second = await open(dir);
+    expect(existsSync(join(dir, RESTING_FILE))).toBe(false);
+    expect(sessionsAtRest(dir)).toBeNull();
+    await second.sessions.update(expected[0]!.id, { title: "renamed" });
+    await second.close();
+    expect(sessionsAtRest(dir)?.find((s) => s.id === expected[0]!.id)?.title).toBe("renamed");
+  });
+
+  it("no longer count once Postgres has started on the directory without removing them (an older hatloop)", async () => {
+    const dir = freshDir();
+    const store = await open(dir);
+    await addSessions(store);
+    await store.close();
+    expect(sessionsAtRest(dir)).not.toBeNull();
+
+    const pg = await startPglite(dir);
+    await pg.query("update sessions set title = 'changed behind its back'");
+    await pg.close();
+    expect(existsSync(join(dir, RESTING_FILE))).toBe(true);
+    expect(sessionsAtRest(dir)).toBeNull();
+  });
+
+  it("are of one schema: another hatloop's are not read", async () => {
+    const dir = freshDir();
+    await (await open(dir)).close();
+    expect(readResting(dir, newestMigration())).toEqual([]);
+    writeResting(dir, newestMigration() - 1, []);
+    expect(readResting(dir, newestMigration() - 1)).toEqual([]);
+    expect(sessionsAtRest(dir)).toBeNull();
+  });
+
+  it("keep dates as dates, and are not written when a value could be taken for one", async () => {
+    const dir = freshDir();
+    await (await open(dir)).close();
+    const value = { at: new Date("2026-11-29T07:00:00.123Z"), list: [{ when: new Date(0), note: "$date" }], none: null };
+    writeResting(dir, 1, value);
+    expect(readResting(dir, 1)).toEqual(value);
+    writeResting(dir, 1, { config: { $date: "2026-11-29" } });
+    expect(readResting(dir, 1)).toEqual(value);
+    expect(readFileSync(join(dir, RESTING_FILE), "utf8")).not.toContain('"config"');
+  });
+
+  it("are not left where a fleet session is, whose queue they would not say", async () => {
+    const dir = freshDir();
+    const store = await open(dir);
+    await store.sessions.create(newSession({ id: "fleet-1" }));
+    await store.database.db.execute(sql`insert into fleet_sessions (session_id, repo_url) values ('fleet-1', 'https://example.com/r.git')`);
+    await store.close();
+    expect(existsSync(join(dir, RESTING_FILE))).toBe(false);
+  });
+});
+
+describeOnDrivers("tallySessions on %s", (driver) => {
+  it("gives the totals query's answer, to the bit", async () => {
+    const store = await openTestStore(driver);
+    stores.push(store);
+    await addSessions(store);
+    const records: SessionRecord[] = await everything(store);
+    const now = new Date();
+    for (const back of [0, 1, 3, 5, 20]) {
+      const dayStart = new Date(now.getTime() - back * 24 * 3_600_000);
+      const bounds = { dayStart, weekStart: new Date(dayStart.getTime() - 3 * 24 * 3_600_000) };
+      const queue = { schema: "pgboss_absent", name: "none" };
+      expect(tallySessions(records, bounds)).toStrictEqual(await sessionTotals(store.database.db, bounds, queue));
+    }
+  });
+});
