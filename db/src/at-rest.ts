@@ -1,7 +1,7 @@
 import type { SessionRecord } from "@hatloop/core";
 import { readResting } from "./embedded/resting-file.js";
 import { configuredLocation } from "./location.js";
-import { newestMigration } from "./migrate.js";
+import { restingKey } from "./embedded/resting-key.js";
 
 // `@hatloop/db/at-rest`: the sessions of an embedded database that nobody holds, as its last holder
 // left them (embedded/resting-file.ts), read without loading Postgres, drizzle or PGlite.
@@ -14,7 +14,7 @@ export function sessionsAtRest(url: string | undefined, env: NodeJS.ProcessEnv =
   try {
     const location = configuredLocation(url, env);
     if (location.driver !== "pglite") return null;
-    const sessions = readResting(location.dataDir, newestMigration());
+    const sessions = readResting(location.dataDir, restingKey());
     return Array.isArray(sessions) ? (sessions as SessionRecord[]) : null;
   } catch {
     // A location that cannot be used: opening the database says why.

@@ -14,7 +14,7 @@ const MIGRATION_LOCK = 0x6861746c;
  * A database whose newest record is this one is current: every start checks that with one query and
  * loads drizzle's migrator (and reads every migration file) only when something is pending.
  */
-export function newestMigration(): number {
+function newestMigration(): number {
   const journal = JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, "utf8")) as { entries: Array<{ when: number }> };
   return Math.max(...journal.entries.map((e) => e.when));
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -7,7 +7,7 @@ import type { SessionRecord } from "@hatloop/core";
 import { sessionsAtRest, tallySessions } from "../src/at-rest.js";
 import { readResting, RESTING_FILE, writeResting } from "../src/embedded/resting-file.js";
 import { startPglite } from "../src/embedded/pglite-start.js";
-import { newestMigration } from "../src/migrate.js";
+import { restingKey, SESSION_LAYOUT } from "../src/embedded/resting-key.js";
 import { openStore, type DbStore } from "../src/store.js";
 import { filteredSessions, sessionTotals } from "../src/stores/session-listing.js";
 import { openTestStore } from "../src/testing.js";
@@ -55,7 +55,6 @@ describe("the sessions an embedded database holds at rest", () => {
     const first = await open(dir);
     await addSessions(first);
     const expected = await everything(first);
-    expect(sessionsAtRest(dir)).toBeNull(); // held
     await first.close();
 
     const atRest = sessionsAtRest(dir);
@@ -79,30 +78,57 @@ describe("the sessions an embedded database holds at rest", () => {
     expect(sessionsAtRest(dir)).not.toBeNull();
 
     const pg = await startPglite(dir);
+    expect(sessionsAtRest(dir)).toBeNull(); // started: its control file says so
     await pg.query("update sessions set title = 'changed behind its back'");
     await pg.close();
     expect(existsSync(join(dir, RESTING_FILE))).toBe(true);
     expect(sessionsAtRest(dir)).toBeNull();
   });
 
-  it("are of one schema: another hatloop's are not read", async () => {
+  it("are of one layout and schema: another hatloop's are not read", async () => {
     const dir = freshDir();
     await (await open(dir)).close();
-    expect(readResting(dir, newestMigration())).toEqual([]);
-    writeResting(dir, newestMigration() - 1, []);
-    expect(readResting(dir, newestMigration() - 1)).toEqual([]);
+    expect(readResting(dir, restingKey())).toEqual([]);
+    writeResting(dir, `${restingKey()} of another`, []);
+    expect(readResting(dir, `${restingKey()} of another`)).toEqual([]);
     expect(sessionsAtRest(dir)).toBeNull();
+  });
+
+  it("say which layout of the record they hold: a new field raises it", async () => {
+    const store = await openTestStore("pglite");
+    stores.push(store);
+    await store.sessions.create(newSession({ id: "layout" }));
+    const [record] = await everything(store);
+    // When this list changes, raise SESSION_LAYOUT (db/src/embedded/resting-key.ts) with it.
+    const fields = `id task title repoPath worktreePath branch baseCommit headCommit inPlace hat status stopReason lastError model
+      iteration budgets usage costUsd runtimeMs contextTokens contextWindow scratchpad question config gateBaseline pid host createdAt
+      updatedAt startedAt finishedAt heartbeatAt lease`.split(/\s+/);
+    expect({ layout: SESSION_LAYOUT, fields: Object.keys(record!) }).toEqual({ layout: 1, fields });
   });
 
   it("keep dates as dates, and are not written when a value could be taken for one", async () => {
     const dir = freshDir();
     await (await open(dir)).close();
     const value = { at: new Date("2026-11-29T07:00:00.123Z"), list: [{ when: new Date(0), note: "$date" }], none: null };
-    writeResting(dir, 1, value);
-    expect(readResting(dir, 1)).toEqual(value);
-    writeResting(dir, 1, { config: { $date: "2026-11-29" } });
-    expect(readResting(dir, 1)).toEqual(value);
-    expect(readFileSync(join(dir, RESTING_FILE), "utf8")).not.toContain('"config"');
+    writeResting(dir, "k", value);
+    expect(readResting(dir, "k")).toEqual(value);
+    writeResting(dir, "k", { config: { $date: "2026-11-29" } });
+    expect(existsSync(join(dir, RESTING_FILE))).toBe(false);
+  });
+
+  it("are not left past 2,000 sessions: ls then opens the database", async () => {
+    const dir = freshDir();
+    const store = await open(dir);
+    const insert = (into: DbStore, from: number, to: number) =>
+      into.database.db.execute(`insert into sessions (id, task, title, repo_path, worktree_path, branch, base_commit, hat, model)
+        select 'bulk-' || n, 'task', 'task', '/r', '/w', 'b', 'c', 'creator', 'm' from generate_series(${from}, ${to}) n`);
+    await insert(store, 1, 2_000);
+    await store.close();
+    expect(sessionsAtRest(dir)).toHaveLength(2_000);
+    const again = await open(dir);
+    await insert(again, 2_001, 2_001);
+    await again.close();
+    expect(existsSync(join(dir, RESTING_FILE))).toBe(false);
   });
 
   it("are not left where a fleet session is, whose queue they would not say", async () => {

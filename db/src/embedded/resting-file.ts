@@ -1,14 +1,15 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 // What an embedded database holds while nobody holds it, for commands that only read it (`hatloop
 // ls`): written by the holder as it gives the directory up cleanly, after Postgres has shut down,
 // and removed by the next holder before it starts Postgres. So it exists only while nobody can be
 // writing, and says what the tables said when the last writer left. It is also stamped with
-// Postgres's control file and its WAL files as they were then: any start of Postgres since (an
-// older hatloop that never removes this file included) changes them, and the file no longer counts.
-// A reader that finds no file, or a stale one, opens the database as before.
+// Postgres's control file as it was then, which Postgres rewrites as it starts (before it can write
+// anything else) and as it shuts down: after any start since (an older hatloop, which never removes
+// this file, included) the file no longer counts. A reader that finds no file, or a stale one, opens
+// the database as before.
 
 export const RESTING_FILE = "hatloop-at-rest.json";
 
@@ -21,8 +22,8 @@ const VERSION = 1;
 
 interface RestingFile {
   version: number;
-  /** The schema (newest migration) of the hatloop that wrote it: another schema, another shape. */
-  schema: number;
+  /** Whose values these are (resting-key.ts): another hatloop's are not read. */
+  key: string;
   stamp: string;
   value: unknown;
 }
@@ -33,51 +34,41 @@ export function dropResting(dataDir: string): void {
 }
 
 /**
- * Writes `value` (dates kept as dates) once Postgres has shut down. Not written when the value holds
- * an object with a "$date" key, which would read back as a date.
+ * Writes `value` (dates kept as dates) once Postgres has shut down. When the value holds an object
+ * with a "$date" key, which would read back as a date, no file is left.
  */
-export function writeResting(dataDir: string, schema: number, value: unknown): void {
+export function writeResting(dataDir: string, key: string, value: unknown): void {
   let body: string;
   try {
-    body = JSON.stringify({ version: VERSION, schema, stamp: stampOf(dataDir), value } satisfies RestingFile, tagDates);
+    body = JSON.stringify({ version: VERSION, key, stamp: stampOf(dataDir), value } satisfies RestingFile, tagDates);
   } catch (error) {
-    if (error instanceof Untaggable) return;
-    throw error;
+    if (!(error instanceof Untaggable)) throw error;
+    dropResting(dataDir);
+    return;
   }
   const path = join(dataDir, RESTING_FILE);
   writeFileSync(`${path}.tmp`, body, { mode: 0o600 });
   renameSync(`${path}.tmp`, path);
 }
 
-/** The value, if the file is there, of this schema, and Postgres has not started since it was written. */
-export function readResting(dataDir: string, schema: number): unknown {
+/** The value, if the file is there, has this key, and Postgres has not started since it was written. */
+export function readResting(dataDir: string, key: string): unknown {
   let file: RestingFile;
   try {
     file = JSON.parse(readFileSync(join(dataDir, RESTING_FILE), "utf8"), untagDates) as RestingFile;
     // Read after the file: a holder that started since has changed what the stamp is made of.
-    if (file.version !== VERSION || file.schema !== schema || file.stamp !== stampOf(dataDir)) return null;
+    if (file.version !== VERSION || file.key !== key || file.stamp !== stampOf(dataDir)) return null;
   } catch {
     return null;
   }
   return file.value;
 }
 
-/**
- * Postgres rewrites its control file whenever it starts or checkpoints, and appends to the WAL
- * before any change reaches a table.
- */
+/** Postgres's control file: its state, last checkpoint and the time it was written, among others. */
 function stampOf(dataDir: string): string {
-  const control = createHash("sha256")
+  return createHash("sha256")
     .update(readFileSync(join(dataDir, "global", "pg_control")))
     .digest("hex");
-  const wal = readdirSync(join(dataDir, "pg_wal"), { withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => {
-      const stat = statSync(join(dataDir, "pg_wal", entry.name), { bigint: true });
-      return `${entry.name}:${stat.size}:${stat.mtimeNs}`;
-    })
-    .sort();
-  return [control, ...wal].join(" ");
 }
 
 function tagDates(this: Record<string, unknown>, key: string, value: unknown): unknown {

@@ -5,7 +5,6 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { PGlite } from "@electric-sql/pglite";
-import { newestMigration } from "../migrate.js";
 import { brokerSocketPath } from "../paths.js";
 import { PRUNE_RECEIPTS } from "../resilience/receipts.js";
 import {
@@ -22,6 +21,7 @@ import { acquireLock, isAlive, processStart } from "./lock.js";
 import { readManifest, writeManifest } from "./manifest.js";
 import { queryPglite } from "./pglite-query.js";
 import { dropResting, writeResting } from "./resting-file.js";
+import { restingKey } from "./resting-key.js";
 import { corruptionIn, holdsDatabase, startFailure } from "./unreadable.js";
 
 // Routes every query of this process to the PGlite directory: directly when this process holds it,
@@ -149,7 +149,7 @@ export class EmbeddedRouter {
     await route.server.close();
     // Reads change no file size; a damaged directory keeps the manifest that shows the damage.
     if (route.wrote && !route.damaged) await writeManifest(this.local(route), this.options.dataDir).catch(() => {});
-    const atRest = route.damaged ? null : await this.sessionsToRest(route).catch(() => null);
+    const atRest = route.damaged ? null : await this.restingSessions(route).catch(() => null);
     await route.pg.close();
     // After Postgres has shut down: its last writes are in the file's stamp.
     if (atRest) this.leaveAtRest(atRest);
@@ -218,7 +218,7 @@ export class EmbeddedRouter {
   }
 
   /** Imported here: a warm holder loads drizzle only as it closes. */
-  private async sessionsToRest(route: { pg: PGlite }): Promise<unknown> {
+  private async restingSessions(route: { pg: PGlite }): Promise<unknown> {
     const [{ drizzleOver }, { sessionsToRest }] = await Promise.all([import("../db.js"), import("../stores/sessions-to-rest.js")]);
     return sessionsToRest(drizzleOver(this.local(route)));
   }
@@ -226,7 +226,7 @@ export class EmbeddedRouter {
   /** What `ls` reads until the next holder (resting-file.ts); without it, `ls` opens the database. */
   private leaveAtRest(value: unknown): void {
     try {
-      writeResting(this.options.dataDir, newestMigration(), value);
+      writeResting(this.options.dataDir, restingKey(), value);
     } catch {
       // A full disk, say: the next `ls` opens the database.
     }

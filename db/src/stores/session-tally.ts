@@ -4,7 +4,8 @@ import type { SessionTotals, Tally } from "./session-listing.js";
 /**
  * sessionTotals (session-listing.ts) over sessions in hand: those of an embedded database at rest,
  * which has no fleet sessions and no queue, so each counts under its stored status. Costs are added
- * in the order of the sessions' ids, as the query adds them, so both give the same sums to the bit.
+ * in the order of the sessions' ids, as the query adds them, so both give the same sums to the bit
+ * (PGlite collates in C, byte by byte, as JavaScript compares these ids).
  */
 export function tallySessions(records: readonly SessionRecord[], bounds: { dayStart: Date; weekStart: Date }): SessionTotals {
   const today: Tally = { sessions: 0, costUsd: 0 };

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import type { SessionRecord } from "@hatloop/core";
 import { formatAge, formatCost, shortId, table } from "../format.js";
 import { listSessions, type ListedSession, type SessionQuery, type SessionSource } from "../fleet/session-list.js";
-import { sessionsAtRest } from "../fleet/sessions-at-rest.js";
+import { restingSource } from "../fleet/sessions-at-rest.js";
 import { costTotals, totalsLines } from "../fleet/totals.js";
 import { outputMode } from "../ui/output-mode.js";
 import { configFor, withStore } from "../runtime.js";
@@ -31,7 +31,7 @@ export async function lsAction(options: LsFlags, command: Command): Promise<void
   const config = configFor(command);
   const home = outputMode(options) === "tui" && !options.totals;
   // Nobody holds the embedded database: its last holder's listing answers without starting it.
-  const atRest = home ? null : await sessionsAtRest(config.databaseUrl, Date.now());
+  const atRest = home ? null : await restingSource(config.databaseUrl, Date.now());
   if (atRest) return printListing(atRest, options, query);
   await withStore(
     command,
