@@ -10,6 +10,8 @@ export const SESSION_LAYOUT = 1;
 
 /** What a reader of the file must share with its writer: the layout and every migration (not only the newest's date). */
 export function restingKey(): string {
-  const journal = createHash("sha256").update(readFileSync(`${migrationsFolder}/meta/_journal.json`)).digest("hex");
+  const journal = createHash("sha256")
+    .update(readFileSync(`${migrationsFolder}/meta/_journal.json`))
+    .digest("hex");
   return `sessions ${SESSION_LAYOUT} ${journal.slice(0, 16)}`;
 }

@@ -161,4 +161,22 @@ describe.runIf(requireOrSkip(support.ok, `a sandbox (${support.ok ? "" : support
     expect(readFileSync(join(worktree, "mcp-saw.txt"), "utf8")).toBe("ENOENT");
     expect(readFileSync(join(outside, "file.txt"), "utf8")).toBe("original");
   });
+
+  it("looks its shell up once, not before every command (each lookup was a blocking process: patches/)", async () => {
+    const bin = join(root, "logging-which");
+    const log = join(root, "which.log");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "which"), `#!/bin/sh\necho "$1" >> ${log}\ncommand -v "$1"\n`, { mode: 0o755 });
+    const path = process.env.PATH;
+    // Another PATH is another lookup: the first command looks through this one.
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      for (let i = 0; i < 3; i++) expect((await run("true")).exitCode).toBe(0);
+    } finally {
+      process.env.PATH = path;
+    }
+    const looked = readFileSync(log, "utf8").trim().split("\n");
+    expect(looked).toContain("bash");
+    expect(looked).toEqual([...new Set(looked)]);
+  });
 });
