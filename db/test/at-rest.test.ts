@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -82,6 +82,18 @@ describe("the sessions an embedded database holds at rest", () => {
     await pg.query("update sessions set title = 'changed behind its back'");
     await pg.close();
     expect(existsSync(join(dir, RESTING_FILE))).toBe(true);
+    expect(sessionsAtRest(dir)).toBeNull();
+  });
+
+  it("no longer count once a file of the directory has changed: damage the database would report is not hidden", async () => {
+    const dir = freshDir();
+    const store = await open(dir);
+    await addSessions(store);
+    await store.close();
+    expect(sessionsAtRest(dir)).not.toBeNull();
+    const wal = readdirSync(join(dir, "pg_wal")).find((name) => /^[0-9A-F]{24}$/.test(name))!;
+    const { mtime } = statSync(join(dir, "pg_wal", wal));
+    utimesSync(join(dir, "pg_wal", wal), mtime, new Date(mtime.getTime() - 1000));
     expect(sessionsAtRest(dir)).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 
 // What an embedded database holds while nobody holds it, for commands that only read it (`hatloop
 // ls`): written by the holder as it gives the directory up cleanly, after Postgres has shut down,
@@ -8,8 +8,10 @@ import { join } from "node:path";
 // writing, and says what the tables said when the last writer left. It is also stamped with
 // Postgres's control file as it was then, which Postgres rewrites as it starts (before it can write
 // anything else) and as it shuts down: after any start since (an older hatloop, which never removes
-// this file, included) the file no longer counts. A reader that finds no file, or a stale one, opens
-// the database as before.
+// this file, included) the file no longer counts. And with the size and modification time of every
+// file in the directory: one truncated, rewritten or deleted since (damage the database's own checks
+// would report) makes it stale too. A reader that finds no file, or a stale one, opens the database
+// as before, and is told what the database says.
 
 export const RESTING_FILE = "hatloop-at-rest.json";
 
@@ -64,11 +66,18 @@ export function readResting(dataDir: string, key: string): unknown {
   return file.value;
 }
 
-/** Postgres's control file: its state, last checkpoint and the time it was written, among others. */
+/** Postgres's control file (its state, last checkpoint and when it was written), and every file's size and time. */
 function stampOf(dataDir: string): string {
-  return createHash("sha256")
-    .update(readFileSync(join(dataDir, "global", "pg_control")))
-    .digest("hex");
+  const stamp = createHash("sha256").update(readFileSync(join(dataDir, "global", "pg_control")));
+  const files = readdirSync(dataDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.name.startsWith(RESTING_FILE))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) {
+    const { size, mtimeNs } = statSync(file, { bigint: true });
+    stamp.update(`${relative(dataDir, file)}\0${size}\0${mtimeNs}\n`);
+  }
+  return stamp.digest("hex");
 }
 
 function tagDates(this: Record<string, unknown>, key: string, value: unknown): unknown {
