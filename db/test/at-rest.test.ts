@@ -47,6 +47,16 @@ async function addSessions(store: DbStore): Promise<void> {
   }
 }
 
+/** A directory whose holder has left its sessions at rest. */
+async function leftAtRest(): Promise<string> {
+  const dir = freshDir();
+  const store = await open(dir);
+  await addSessions(store);
+  await store.close();
+  expect(sessionsAtRest(dir)).not.toBeNull();
+  return dir;
+}
+
 const everything = (store: DbStore) => filteredSessions(store.database.db, {}, { limit: 100, offset: 0 });
 
 describe("the sessions an embedded database holds at rest", () => {
@@ -71,12 +81,7 @@ describe("the sessions an embedded database holds at rest", () => {
   });
 
   it("no longer count once Postgres has started on the directory without removing them (an older hatloop)", async () => {
-    const dir = freshDir();
-    const store = await open(dir);
-    await addSessions(store);
-    await store.close();
-    expect(sessionsAtRest(dir)).not.toBeNull();
-
+    const dir = await leftAtRest();
     const pg = await startPglite(dir);
     expect(sessionsAtRest(dir)).toBeNull(); // started: its control file says so
     await pg.query("update sessions set title = 'changed behind its back'");
@@ -86,11 +91,7 @@ describe("the sessions an embedded database holds at rest", () => {
   });
 
   it("no longer count once a file of the directory has changed: damage the database would report is not hidden", async () => {
-    const dir = freshDir();
-    const store = await open(dir);
-    await addSessions(store);
-    await store.close();
-    expect(sessionsAtRest(dir)).not.toBeNull();
+    const dir = await leftAtRest();
     const wal = readdirSync(join(dir, "pg_wal")).find((name) => /^[0-9A-F]{24}$/.test(name))!;
     const { mtime } = statSync(join(dir, "pg_wal", wal));
     utimesSync(join(dir, "pg_wal", wal), mtime, new Date(mtime.getTime() - 1000));
