@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionFilter } from "@hatloop/db";
-import { tallySessions } from "@hatloop/db/at-rest";
 import { openTestStore } from "@hatloop/db/testing";
 import { filteredSessions, type DbStore } from "@hatloop/db";
 import { sourceOver } from "../src/fleet/sessions-at-rest.js";
@@ -23,7 +22,7 @@ describe("sessions at rest, as a source", () => {
     for (const [i, status] of statuses.entries())
       await store.sessions.create(newSession({ id: `s${i}`, status, repoPath: i % 3 ? "/repo/a" : "/repo/b" }));
     const records = await filteredSessions(store.database.db, {}, { limit: 100, offset: 0 });
-    const atRest = sourceOver(records, tallySessions);
+    const atRest = sourceOver(records);
     const inStore = sessionsInStore(store);
     const filters: SessionFilter[] = [
       {},

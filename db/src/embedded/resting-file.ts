@@ -53,7 +53,7 @@ export function writeResting(dataDir: string, key: string, value: unknown): void
   renameSync(`${path}.tmp`, path);
 }
 
-/** The value, if the file is there, has this key, and Postgres has not started since it was written. */
+/** The value, if the file is there, has this key, and nothing in the directory changed since it was written. */
 export function readResting(dataDir: string, key: string): unknown {
   let file: RestingFile;
   try {

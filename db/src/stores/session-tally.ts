@@ -11,14 +11,15 @@ export function tallySessions(records: readonly SessionRecord[], bounds: { daySt
   const today: Tally = { sessions: 0, costUsd: 0 };
   const week: Tally = { sessions: 0, costUsd: 0 };
   const all: Tally = { sessions: 0, costUsd: 0 };
+  const periods = [
+    [today, bounds.dayStart.getTime()],
+    [week, bounds.weekStart.getTime()],
+    [all, -Infinity],
+  ] as const;
   const byStatus = new Map<string, number>();
   for (const session of [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const created = session.createdAt.getTime();
-    for (const [tally, since] of [
-      [today, bounds.dayStart.getTime()],
-      [week, bounds.weekStart.getTime()],
-      [all, -Infinity],
-    ] as const) {
+    for (const [tally, since] of periods) {
       if (created < since) continue;
       tally.sessions++;
       tally.costUsd += session.costUsd;

@@ -31,7 +31,7 @@ export async function lsAction(options: LsFlags, command: Command): Promise<void
   const config = configFor(command);
   const home = outputMode(options) === "tui" && !options.totals;
   // Nobody holds the embedded database: its last holder's listing answers without starting it.
-  const atRest = home ? null : await restingSource(config.databaseUrl, Date.now());
+  const atRest = home ? null : restingSource(config.databaseUrl, Date.now());
   if (atRest) return printListing(atRest, options, query);
   await withStore(
     command,

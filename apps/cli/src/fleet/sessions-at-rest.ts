@@ -1,6 +1,6 @@
 import type { SessionRecord } from "@hatloop/core";
 import type { SessionFilter } from "@hatloop/db";
-import type { tallySessions } from "@hatloop/db/at-rest";
+import { sessionsAtRest, tallySessions } from "@hatloop/db/at-rest";
 import { displayStatus, isLive } from "../session/liveness.js";
 import type { SessionSource } from "./session-list.js";
 
@@ -13,20 +13,19 @@ import type { SessionSource } from "./session-list.js";
  * The embedded database's sessions at rest; null when it is not embedded, is held, has nothing at
  * rest, or a session there looks live, whose pause only its events tell (the database then answers).
  */
-export async function restingSource(url: string | undefined, now: number): Promise<SessionSource | null> {
-  const { sessionsAtRest, tallySessions } = await import("@hatloop/db/at-rest");
+export function restingSource(url: string | undefined, now: number): SessionSource | null {
   const sessions = sessionsAtRest(url);
   if (!sessions || sessions.some((session) => isLive(session, now))) return null;
-  return sourceOver(sessions, tallySessions);
+  return sourceOver(sessions);
 }
 
 /** A source over sessions in hand, none of them live. */
-export function sourceOver(sessions: readonly SessionRecord[], tally: typeof tallySessions): SessionSource {
+export function sourceOver(sessions: readonly SessionRecord[]): SessionSource {
   return {
     page: async (filter, { limit, offset }) => sessions.filter((session) => passes(session, filter)).slice(offset, offset + limit),
     statuses: async (page, at) => new Map(page.map((session) => [session.id, displayStatus(session, at)])),
     fleet: async () => new Map(),
-    totals: async (bounds) => tally(sessions, bounds),
+    totals: async (bounds) => tallySessions(sessions, bounds),
   };
 }
 
